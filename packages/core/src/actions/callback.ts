@@ -1,0 +1,31 @@
+/**
+ * `GET|POST {basePath}/callback/<provider>` → the provider's flow finishes with an identity,
+ * and `establishSession` does the rest.
+ */
+import { isCredentialsProvider } from "../config/providers.js"
+import { InvalidProvider, MethodNotAllowed } from "../errors.js"
+import { finishCredentials } from "../flows/credentials.js"
+import { redirectTo } from "../response/redirect.js"
+import { verifyCSRF } from "../security/csrf.js"
+import { resolveCallbackUrl } from "../security/redirect.js"
+import { establishSession } from "../session/establish.js"
+import type { ResponseInternal } from "../types.js"
+import type { ActionContext } from "./context.js"
+import { providerOf } from "./provider.js"
+
+export async function callback(ctx: ActionContext): Promise<ResponseInternal> {
+  const provider = providerOf(ctx)
+  if (!isCredentialsProvider(provider))
+    throw new InvalidProvider(`Provider "${provider.id}" has no callback`)
+  if (ctx.request.method !== "POST") {
+    const error = new MethodNotAllowed("Credentials are posted to the callback")
+    error.allow = ["POST"]
+    throw error
+  }
+  // A credentials form is a state-changing POST like any other: double-submit checked.
+  if (!ctx.config.skipCSRFCheck) await verifyCSRF(ctx)
+  const callbackUrl = await resolveCallbackUrl(ctx)
+  const identity = await finishCredentials(ctx, provider)
+  const { redirect } = await establishSession(ctx, identity, callbackUrl)
+  return redirectTo(ctx, redirect)
+}

@@ -1,0 +1,46 @@
+/** Everything an action needs, built once per request. */
+import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedCookies } from "../cookies/defaults.js"
+import type { CookieJar } from "../cookies/jar.js"
+import type { LoggerInstance } from "../lib/logger.js"
+import type { AuthRequest } from "../request/parse.js"
+import type { SiteOrigin } from "../request/host.js"
+
+/** The per-request state shared by actions, flows and the session code. */
+export interface ActionContext {
+  config: ResolvedConfig
+  request: AuthRequest
+  /** The site's origin, e.g. `https://example.com`. */
+  origin: string
+  /** The origin plus the base path: where the actions live, e.g. `https://example.com/auth`. */
+  actionBase: string
+  /** Whether cookies are `Secure` and prefixed. */
+  secure: boolean
+  /** Names and options of every cookie. */
+  cookieOptions: ResolvedCookies
+  /** Incoming and outgoing cookies. */
+  cookies: CookieJar
+  logger: LoggerInstance
+  /** `X-Auth-Return-Redirect: 1`: answer `{ url }` instead of redirecting. */
+  returnRedirect: boolean
+}
+
+/** Builds the context of a parsed request. */
+export function createContext(
+  request: AuthRequest,
+  config: ResolvedConfig,
+  site: SiteOrigin,
+): ActionContext {
+  const secure = config.useSecureCookies ?? site.secure
+  return {
+    config,
+    request,
+    origin: site.origin,
+    actionBase: `${site.origin}${config.basePath}`,
+    secure,
+    cookieOptions: config.cookies(secure),
+    cookies: request.cookies,
+    logger: config.logger,
+    returnRedirect: request.headers.get("x-auth-return-redirect") === "1",
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The route table: action × method → handler, and whether the request must carry a CSRF
+ * token. Anything not in the table is a 405 with `Allow`.
+ */
+import { MethodNotAllowed } from "../errors.js"
+import type { AuthRequest } from "../request/parse.js"
+import type { AuthAction, ResponseInternal } from "../types.js"
+import { callback } from "./callback.js"
+import type { ActionContext } from "./context.js"
+import { csrf } from "./csrf.js"
+import { errorPage } from "./error.js"
+import { providers } from "./providers.js"
+import { getSessionAction, updateSessionAction } from "./session.js"
+import { signInPage, startSignIn } from "./signin.js"
+import { signOut, signOutPage } from "./signout.js"
+import { verifyRequestPage } from "./verify-request.js"
+import { webAuthnOptions } from "./webauthn-options.js"
+
+/** One row of the table. */
+export interface Route {
+  run: (ctx: ActionContext) => Promise<ResponseInternal>
+  /** Checked before `run`. The callback checks CSRF itself: OAuth callbacks carry `state` instead. */
+  csrf: boolean
+}
+
+const table: Record<AuthAction, { GET?: Route; POST?: Route }> = {
+  csrf: { GET: { run: csrf, csrf: false } },
+  providers: { GET: { run: providers, csrf: false } },
+  session: {
+    GET: { run: getSessionAction, csrf: false },
+    POST: { run: updateSessionAction, csrf: true },
+  },
+  signin: { GET: { run: signInPage, csrf: false }, POST: { run: startSignIn, csrf: true } },
+  signout: { GET: { run: signOutPage, csrf: false }, POST: { run: signOut, csrf: true } },
+  callback: { GET: { run: callback, csrf: false }, POST: { run: callback, csrf: false } },
+  error: { GET: { run: errorPage, csrf: false } },
+  "verify-request": { GET: { run: verifyRequestPage, csrf: false } },
+  "webauthn-options": { GET: { run: webAuthnOptions, csrf: false } },
+}
+
+/** The route for the request's action and method. */
+export function route(request: AuthRequest): Route {
+  const routes = table[request.action]
+  const found = routes[request.method as "GET" | "POST"]
+  if (found) return found
+  const error = new MethodNotAllowed(`${request.action} does not accept ${request.method}`)
+  error.allow = Object.keys(routes)
+  throw error
+}

@@ -1,0 +1,57 @@
+/**
+ * `GET {basePath}/signin` → the sign-in page (or a redirect to `pages.signIn`).
+ * `POST {basePath}/signin/<provider>` → starts the provider's flow. Credentials have no flow to
+ * start (their form posts to the callback), so they are sent to the sign-in page.
+ */
+import { publicProviders } from "./providers.js"
+import { withQuery } from "../lib/url.js"
+import { htmlResponse } from "../response/html.js"
+import { redirectTo } from "../response/redirect.js"
+import { ensureCSRFToken } from "../security/csrf.js"
+import { resolveCallbackUrl } from "../security/redirect.js"
+import type { ResponseInternal } from "../types.js"
+import type { ActionContext } from "./context.js"
+import { providerOf } from "./provider.js"
+
+export async function signInPage(ctx: ActionContext): Promise<ResponseInternal> {
+  const { query } = ctx.request
+  const { signIn } = ctx.config.pages
+  if (signIn) {
+    return redirectTo(
+      ctx,
+      withQuery(signIn, { callbackUrl: query.callbackUrl, error: query.error, code: query.code }),
+    )
+  }
+  const [{ renderSignInPage }, csrfToken, callbackUrl] = await Promise.all([
+    import("../pages/index.js"),
+    ensureCSRFToken(ctx),
+    resolveCallbackUrl(ctx),
+  ])
+  const providers = Object.values(publicProviders(ctx)).map((provider) => {
+    const config = ctx.config.providers.get(provider.id)!
+    return {
+      ...provider,
+      type: config.type,
+      credentials: config.type === "credentials" ? config.credentials : undefined,
+    }
+  })
+  return htmlResponse(
+    renderSignInPage({
+      theme: ctx.config.theme,
+      csrfToken,
+      callbackUrl,
+      providers,
+      error: query.error,
+      code: query.code,
+      email: query.email,
+    }),
+  )
+}
+
+export async function startSignIn(ctx: ActionContext): Promise<ResponseInternal> {
+  const signInPage = ctx.config.pages.signIn ?? `${ctx.actionBase}/signin`
+  if (ctx.request.providerId === undefined) return redirectTo(ctx, signInPage)
+  providerOf(ctx)
+  // Every provider kind this version runs (credentials) signs in through its callback.
+  return redirectTo(ctx, signInPage)
+}

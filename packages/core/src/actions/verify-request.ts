@@ -1,0 +1,14 @@
+/** `GET {basePath}/verify-request` → "check your email" (or a redirect to `pages.verifyRequest`). */
+import { withQuery } from "../lib/url.js"
+import { htmlResponse } from "../response/html.js"
+import { redirectTo } from "../response/redirect.js"
+import type { ResponseInternal } from "../types.js"
+import type { ActionContext } from "./context.js"
+
+export async function verifyRequestPage(ctx: ActionContext): Promise<ResponseInternal> {
+  const { verifyRequest } = ctx.config.pages
+  const { provider, type } = ctx.request.query
+  if (verifyRequest) return redirectTo(ctx, withQuery(verifyRequest, { provider, type }))
+  const { renderVerifyRequestPage } = await import("../pages/index.js")
+  return htmlResponse(renderVerifyRequestPage({ theme: ctx.config.theme, homeUrl: ctx.origin }))
+}

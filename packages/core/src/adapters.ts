@@ -1,0 +1,93 @@
+/**
+ * The interface between Latch and a database. An adapter stores users, the accounts linked to
+ * them, database sessions, email verification tokens and passkeys.
+ *
+ * Every method may be async. A method that finds nothing returns `null`, never throws; a method
+ * that throws is reported as an `AdapterError`.
+ *
+ * @module adapters
+ */
+import type { Account, Authenticator, Awaitable, User } from "./types.js"
+
+/** A user stored by an adapter. */
+export interface AdapterUser extends User {
+  id: string
+  email: string
+  /** When the user proved they own `email` (email sign-in), or `null`. */
+  emailVerified: Date | null
+}
+
+/** An account stored by an adapter: how a user signs in with one provider. */
+export interface AdapterAccount extends Account {
+  userId: string
+  type: Account["type"]
+}
+
+/** A database session. */
+export interface AdapterSession {
+  /** The random token kept in the session cookie. */
+  sessionToken: string
+  userId: string
+  /** When the session expires. */
+  expires: Date
+}
+
+/** A single-use email sign-in token. Adapters receive and store it already hashed. */
+export interface VerificationToken {
+  /** The email address the token was sent to. */
+  identifier: string
+  expires: Date
+  /** The token's hash. */
+  token: string
+}
+
+/** A passkey stored by an adapter. */
+export interface AdapterAuthenticator extends Authenticator {
+  userId: string
+}
+
+/** The methods an adapter implements. Each is optional; flows check for what they need. */
+export interface Adapter {
+  createUser?(user: AdapterUser): Awaitable<AdapterUser>
+  getUser?(id: string): Awaitable<AdapterUser | null>
+  getUserByEmail?(email: string): Awaitable<AdapterUser | null>
+  getUserByAccount?(
+    providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Awaitable<AdapterUser | null>
+  updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
+  /** Deletes the user with their accounts and sessions. */
+  deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined | void>
+  linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>
+  unlinkAccount?(
+    providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Awaitable<AdapterAccount | undefined | void>
+  createSession?(session: AdapterSession): Awaitable<AdapterSession>
+  /** The session and its user, in one lookup. */
+  getSessionAndUser?(
+    sessionToken: string,
+  ): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession?(
+    session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
+  ): Awaitable<AdapterSession | null | undefined | void>
+  deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>
+  /** Every session of a user ("which devices am I signed in on?"). */
+  listSessionsByUserId?(userId: string): Awaitable<AdapterSession[]>
+  /** Deletes every session of a user ("sign out everywhere"); returns how many. */
+  deleteSessionsByUserId?(userId: string): Awaitable<number | void>
+  createVerificationToken?(
+    verificationToken: VerificationToken,
+  ): Awaitable<VerificationToken | null | undefined>
+  /** Deletes the token and returns it, in one step, so that it can be used only once. */
+  useVerificationToken?(params: {
+    identifier: string
+    token: string
+  }): Awaitable<VerificationToken | null>
+  getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
+  getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
+  listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
+  updateAuthenticatorCounter?(
+    credentialID: string,
+    newCounter: number,
+  ): Awaitable<AdapterAuthenticator>
+}

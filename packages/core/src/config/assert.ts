@@ -1,0 +1,56 @@
+/**
+ * Configuration checks, run once per configuration. An error here is thrown by every request
+ * of that configuration (and logged once); warnings are printed once.
+ */
+import { MissingAdapter, MissingSecret, UnsupportedStrategy } from "../errors.js"
+import type { WarningCode } from "../lib/logger.js"
+import type { Env } from "./env.js"
+
+/** The least length of a secret: 32 characters, about 192 bits of a base64 secret. */
+export const MIN_SECRET_LENGTH = 32
+
+/** What the checks need to know. */
+export interface AssertInput {
+  secrets: readonly string[]
+  strategy: "jwt" | "database"
+  hasAdapter: boolean
+  debug: boolean
+  skipCSRFCheck: boolean
+  basePathGiven: boolean
+  authURL: URL | undefined
+  basePath: string
+  env: Env
+}
+
+/** Throws the first configuration error; returns the warnings to print. */
+export function assertConfig(input: AssertInput): WarningCode[] {
+  const warnings: WarningCode[] = []
+  if (input.secrets.length === 0) {
+    throw new MissingSecret(
+      "No secret: set AUTH_SECRET (or `secret` in the configuration) to a random string of at least 32 characters, e.g. the output of `openssl rand -base64 33`.",
+    )
+  }
+  if (input.secrets.some((secret) => secret.length < MIN_SECRET_LENGTH)) {
+    if (input.env.NODE_ENV === "production") {
+      throw new MissingSecret(
+        `A secret is shorter than ${MIN_SECRET_LENGTH} characters, which is refused in production. Generate one with \`openssl rand -base64 33\`.`,
+      )
+    }
+    warnings.push("weak-secret")
+  }
+  if (input.strategy === "database") {
+    if (!input.hasAdapter) {
+      throw new MissingAdapter('session.strategy "database" needs an adapter: set `adapter`.')
+    }
+    throw new UnsupportedStrategy(
+      'session.strategy "database" is not available in this version of @latch/core; use "jwt".',
+    )
+  }
+  if (input.debug) warnings.push("debug-enabled")
+  if (input.skipCSRFCheck) warnings.push("csrf-disabled")
+  if (input.authURL && input.authURL.pathname !== "/" && input.basePathGiven) {
+    const urlPath = input.authURL.pathname.replace(/\/+$/, "")
+    if (urlPath !== input.basePath) warnings.push("env-url-basepath-mismatch")
+  }
+  return warnings
+}

@@ -1,0 +1,99 @@
+/**
+ * The `AUTH_*` environment variables. Read once per configuration, never per request.
+ */
+import type { AuthConfig } from "../types.js"
+import type { ProviderConfig } from "../providers/index.js"
+
+/** An environment: `process.env`, SvelteKit's `$env/dynamic/private`, a platform's bindings… */
+export type Env = Record<string, string | undefined>
+
+/** `process.env` where there is one, else an empty environment. */
+export function processEnv(): Env {
+  return (globalThis as { process?: { env?: Env } }).process?.env ?? {}
+}
+
+/** `AUTH_SECRET` as a list, newest first: one secret or a comma-separated list. */
+export function secretsFromEnv(env: Env): string[] | undefined {
+  const value = env.AUTH_SECRET
+  if (!value) return undefined
+  const secrets = value
+    .split(",")
+    .map((secret) => secret.trim())
+    .filter(Boolean)
+  return secrets.length ? secrets : undefined
+}
+
+/** `"true"`/`"1"` → true, `"false"`/`"0"` → false, anything else → undefined. */
+export function parseBoolean(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined
+  const normalized = value.trim().toLowerCase()
+  if (normalized === "true" || normalized === "1") return true
+  if (normalized === "false" || normalized === "0") return false
+  return undefined
+}
+
+/**
+ * Whether the Host header may be trusted when `trustHost` is not set: `AUTH_TRUST_HOST` decides
+ * when set (`false` means false); platforms known to set the header themselves are trusted;
+ * otherwise only outside production.
+ */
+export function trustHostFromEnv(env: Env): boolean {
+  const explicit = parseBoolean(env.AUTH_TRUST_HOST)
+  if (explicit !== undefined) return explicit
+  if (env.AUTH_URL) return true
+  if (env.VERCEL || env.CF_PAGES) return true
+  return env.NODE_ENV !== "production"
+}
+
+/** `AUTH_URL` as a URL; `undefined` when unset or not an absolute http(s) URL. */
+export function authURLFromEnv(env: Env): URL | undefined {
+  if (!env.AUTH_URL) return undefined
+  try {
+    const url = new URL(env.AUTH_URL)
+    return url.protocol === "https:" || url.protocol === "http:" ? url : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The provider id as it appears in variable names: `microsoft-entra-id` → `MICROSOFT_ENTRA_ID`. */
+function envName(id: string): string {
+  return id.toUpperCase().replace(/-/g, "_")
+}
+
+/**
+ * Fills a configuration's unset values from the environment, in place (as integrations have
+ * always done): `secret` from `AUTH_SECRET`, `trustHost` from `AUTH_TRUST_HOST` (and
+ * `AUTH_URL`), `redirectProxyUrl` from `AUTH_REDIRECT_PROXY_URL`, `basePath` from `AUTH_URL`'s
+ * path, and each OAuth/OIDC provider's `clientId`, `clientSecret` and `issuer` from
+ * `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET` and `AUTH_<ID>_ISSUER`.
+ *
+ * @example
+ * ```ts
+ * setEnvDefaults(process.env, config)
+ * ```
+ */
+export function setEnvDefaults(env: Env, config: AuthConfig): void {
+  if (config.secret === undefined) {
+    const secrets = secretsFromEnv(env)
+    if (secrets) config.secret = secrets.length === 1 ? secrets[0] : secrets
+  }
+  if (config.trustHost === undefined) config.trustHost = trustHostFromEnv(env)
+  if (config.redirectProxyUrl === undefined && env.AUTH_REDIRECT_PROXY_URL) {
+    config.redirectProxyUrl = env.AUTH_REDIRECT_PROXY_URL
+  }
+  const url = authURLFromEnv(env)
+  if (config.basePath === undefined && url && url.pathname !== "/") {
+    config.basePath = url.pathname
+  }
+  config.providers = config.providers.map((provider) => {
+    const resolved: ProviderConfig = typeof provider === "function" ? provider() : provider
+    if (resolved.type !== "oauth" && resolved.type !== "oidc") return resolved
+    const name = envName(resolved.id)
+    const filled: Record<string, unknown> = { ...resolved }
+    filled.clientId ??= env[`AUTH_${name}_ID`]
+    filled.clientSecret ??= env[`AUTH_${name}_SECRET`]
+    if (resolved.type === "oidc") filled.issuer ??= env[`AUTH_${name}_ISSUER`]
+    return filled as ProviderConfig
+  })
+}

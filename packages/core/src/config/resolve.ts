@@ -1,0 +1,171 @@
+/**
+ * A configuration object → a `ResolvedConfig` with every default filled, built once per object
+ * and cached: requests never re-validate, re-read the environment or re-derive keys.
+ *
+ * Nothing here is module-wide: two configurations in one process (say, one with an email
+ * provider and one without) never see each other's state.
+ */
+import type { AuthError } from "../errors.js"
+import type { Adapter } from "../adapters.js"
+import { AuthError as AuthErrorClass } from "../errors.js"
+import type { JWTOptions } from "../jwt.js"
+import { DEFAULT_MAX_AGE, decode, encode } from "../jwt.js"
+import { createLogger, type LoggerInstance } from "../lib/logger.js"
+import { normalizeBasePath } from "../lib/url.js"
+import { skipCSRFCheck } from "../markers.js"
+import { deriveKeys, type DerivedKey } from "../security/keys.js"
+import { resolveCookies, type ResolvedCookies } from "../cookies/defaults.js"
+import type {
+  AuthConfig,
+  CallbacksOptions,
+  EventCallbacks,
+  PagesOptions,
+  SessionOptions,
+  Theme,
+} from "../types.js"
+import { assertConfig } from "./assert.js"
+import {
+  DEFAULT_BASE_PATH,
+  DEFAULT_SESSION_MAX_AGE,
+  DEFAULT_SESSION_UPDATE_AGE,
+  defaultCallbacks,
+} from "./defaults.js"
+import { authURLFromEnv, processEnv, secretsFromEnv, trustHostFromEnv, type Env } from "./env.js"
+import { normalizeProviders, type InternalProvider } from "./providers.js"
+
+/** A configuration with every default filled. */
+export interface ResolvedConfig {
+  /** The object this was resolved from. */
+  source: AuthConfig
+  /** Normalized: leading slash, no trailing slash; `""` for the root. */
+  basePath: string
+  /** Newest first; the first encrypts. */
+  secrets: string[]
+  providers: Map<string, InternalProvider>
+  session: SessionOptions
+  jwt: JWTOptions
+  /** Whether `jwt.encode`/`jwt.decode` are Latch's own (then the fast path is used). */
+  builtInJWT: boolean
+  callbacks: CallbacksOptions
+  /** Whether the `jwt` callback is the default one, which never changes the token. */
+  defaultJWTCallback: boolean
+  events: Partial<EventCallbacks>
+  pages: Partial<PagesOptions>
+  theme: Theme
+  logger: LoggerInstance
+  trustHost: boolean
+  /** `AUTH_URL`, when set: the site's origin comes from it, not from the request. */
+  authURL: URL | undefined
+  /** `undefined`: decided per request from the URL's protocol. */
+  useSecureCookies: boolean | undefined
+  skipCSRFCheck: boolean
+  adapter: Adapter | undefined
+  redirectProxyUrl: string | undefined
+  experimental: { enableWebAuthn: boolean }
+  /** A configuration error: every request of this configuration fails with it. */
+  error: AuthError | undefined
+  /** The cookies for a secure or insecure origin. */
+  cookies(secure: boolean): ResolvedCookies
+  /** The session keys for a salt (the session cookie's name), derived once. */
+  sessionKeys(salt: string): Promise<DerivedKey[]>
+}
+
+const cache = new WeakMap<AuthConfig, ResolvedConfig>()
+
+/** Resolves a configuration once; later calls with the same object return the cached result. */
+export function resolveConfig(config: AuthConfig, env: Env = processEnv()): ResolvedConfig {
+  let resolved = cache.get(config)
+  if (!resolved) {
+    resolved = build(config, env)
+    cache.set(config, resolved)
+  }
+  return resolved
+}
+
+function secretsOf(config: AuthConfig, env: Env): string[] {
+  const given = config.secret
+  if (given === undefined || given === "") return secretsFromEnv(env) ?? []
+  const list = Array.isArray(given) ? given : [given]
+  return list.filter((secret): secret is string => typeof secret === "string" && secret !== "")
+}
+
+function build(config: AuthConfig, env: Env): ResolvedConfig {
+  const logger = createLogger({ debug: config.debug === true, overrides: config.logger })
+  const authURL = authURLFromEnv(env)
+  const basePath = normalizeBasePath(
+    config.basePath ?? (authURL && authURL.pathname !== "/" ? authURL.pathname : DEFAULT_BASE_PATH),
+  )
+  const maxAge = config.session?.maxAge ?? DEFAULT_SESSION_MAX_AGE
+  const session: SessionOptions = {
+    strategy: config.session?.strategy ?? (config.adapter ? "database" : "jwt"),
+    maxAge,
+    updateAge: config.session?.updateAge ?? DEFAULT_SESSION_UPDATE_AGE,
+    generateSessionToken: config.session?.generateSessionToken ?? (() => crypto.randomUUID()),
+  }
+  const jwt: JWTOptions = {
+    maxAge: config.jwt?.maxAge ?? maxAge ?? DEFAULT_MAX_AGE,
+    encode: config.jwt?.encode ?? encode,
+    decode: config.jwt?.decode ?? decode,
+  }
+  const secrets = secretsOf(config, env)
+  const cookieVariants: Partial<Record<"secure" | "insecure", ResolvedCookies>> = {}
+  const keysBySalt = new Map<string, Promise<DerivedKey[]>>()
+
+  let error: AuthError | undefined
+  let providers = new Map<string, InternalProvider>()
+  try {
+    providers = normalizeProviders(config.providers)
+    const warnings = assertConfig({
+      secrets,
+      strategy: session.strategy,
+      hasAdapter: config.adapter !== undefined,
+      debug: config.debug === true,
+      skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
+      basePathGiven: config.basePath !== undefined,
+      authURL,
+      basePath,
+      env,
+    })
+    for (const code of warnings) logger.warn(code)
+  } catch (caught) {
+    if (!(caught instanceof AuthErrorClass)) throw caught
+    error = caught
+    logger.error(caught)
+  }
+
+  return {
+    source: config,
+    basePath,
+    secrets,
+    providers,
+    session,
+    jwt,
+    builtInJWT: jwt.encode === encode && jwt.decode === decode,
+    callbacks: { ...defaultCallbacks, ...config.callbacks },
+    defaultJWTCallback: !config.callbacks?.jwt,
+    events: config.events ?? {},
+    pages: config.pages ?? {},
+    theme: config.theme ?? {},
+    logger,
+    trustHost: config.trustHost ?? trustHostFromEnv(env),
+    authURL,
+    useSecureCookies: config.useSecureCookies,
+    skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
+    adapter: config.adapter,
+    redirectProxyUrl: config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL,
+    experimental: { enableWebAuthn: config.experimental?.enableWebAuthn === true },
+    error,
+    cookies(secure) {
+      const variant = secure ? "secure" : "insecure"
+      return (cookieVariants[variant] ??= resolveCookies(secure, config.cookies))
+    },
+    sessionKeys(salt) {
+      let keys = keysBySalt.get(salt)
+      if (!keys) {
+        keys = deriveKeys(secrets, salt)
+        keysBySalt.set(salt, keys)
+      }
+      return keys
+    },
+  }
+}

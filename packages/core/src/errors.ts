@@ -1,0 +1,356 @@
+/**
+ * Every error Latch raises is an `AuthError`. Each condition has its own class with a stable
+ * `type` (for logs and `instanceof`-free checks) and a `kind`:
+ *
+ * - `"signIn"` errors are the user's to fix (wrong password, expired form): they send the user
+ *   back to the sign-in page with `?error=<param>`.
+ * - `"error"` errors send the user to the error page with `?error=<param>`, where the parameter
+ *   is `AccessDenied`, `Verification` or, for everything that is the server's fault,
+ *   `Configuration` (the details go to the logs, never to the browser).
+ *
+ * @module errors
+ */
+
+/** The `type` of every error class, as found in logs. */
+export type ErrorType =
+  | "AccessDenied"
+  | "AdapterError"
+  | "AccountNotLinked"
+  | "CallbackRouteError"
+  | "CredentialsSignin"
+  | "DuplicateConditionalUI"
+  | "EmailSignInError"
+  | "ErrorPageLoop"
+  | "EventError"
+  | "ExperimentalFeatureNotEnabled"
+  | "InvalidCallbackUrl"
+  | "InvalidCheck"
+  | "InvalidEndpoints"
+  | "InvalidProvider"
+  | "JWTSessionError"
+  | "MethodNotAllowed"
+  | "MissingAdapter"
+  | "MissingAdapterMethods"
+  | "MissingAuthorize"
+  | "MissingCSRF"
+  | "MissingSecret"
+  | "MissingWebAuthnAutocomplete"
+  | "OAuthAccountNotLinked"
+  | "OAuthCallbackError"
+  | "OAuthProfileParseError"
+  | "OAuthSignInError"
+  | "PayloadTooLarge"
+  | "InvalidRequest"
+  | "SessionTokenError"
+  | "SignOutError"
+  | "UnknownAction"
+  | "UnsupportedStrategy"
+  | "UntrustedHost"
+  | "Verification"
+  | "WebAuthnVerificationError"
+
+/** Where an error sends the user: the sign-in page or the error page. */
+export type ErrorKind = "signIn" | "error"
+
+/** Options of every error constructor: the underlying `cause` is kept for the logs. */
+export interface AuthErrorOptions {
+  cause?: unknown
+}
+
+/**
+ * Base class of every error Latch raises.
+ *
+ * @example
+ * ```ts
+ * import { AuthError } from "@latch/core/errors"
+ * if (error instanceof AuthError) console.log(error.type)
+ * ```
+ */
+export class AuthError extends Error {
+  /** The error's class, stable across versions. */
+  static type: ErrorType = "Configuration" as ErrorType
+  /** Where this error sends the user. */
+  static kind: ErrorKind = "error"
+
+  /** Same as the class's static `type`. */
+  type: ErrorType
+  /** Same as the class's static `kind`. */
+  kind: ErrorKind
+
+  constructor(message?: string | AuthErrorOptions, options?: AuthErrorOptions) {
+    const text = typeof message === "string" ? message : undefined
+    const opts = typeof message === "object" && message !== null ? message : options
+    super(text, opts?.cause === undefined ? undefined : { cause: opts.cause })
+    const ctor = new.target as typeof AuthError
+    this.name = ctor.name
+    this.type = ctor.type
+    this.kind = ctor.kind
+  }
+}
+
+/** Base class of the errors that send the user back to the sign-in page. */
+export class SignInError extends AuthError {
+  static override kind: ErrorKind = "signIn"
+}
+
+/**
+ * The `signIn` callback returned `false` or threw. The message is the thrown error's message,
+ * and the thrown error is the `cause`.
+ */
+export class AccessDenied extends AuthError {
+  static override type: ErrorType = "AccessDenied"
+}
+
+/** An adapter method failed; the adapter's error is the `cause`. */
+export class AdapterError extends AuthError {
+  static override type: ErrorType = "AdapterError"
+}
+
+/** The account already belongs to another user (WebAuthn and account linking). */
+export class AccountNotLinked extends SignInError {
+  static override type: ErrorType = "AccountNotLinked"
+}
+
+/**
+ * Something inside the callback route failed: an error thrown by `authorize` other than
+ * `CredentialsSignin`, or by a callback. The original error is the `cause`.
+ */
+export class CallbackRouteError extends AuthError {
+  static override type: ErrorType = "CallbackRouteError"
+}
+
+/**
+ * The credentials were refused. Throw it from `authorize` with a `code` of your own, which
+ * reaches the sign-in page as `?code=`; it must not reveal anything sensitive.
+ *
+ * @example
+ * ```ts
+ * class InvalidLogin extends CredentialsSignin { code = "invalid_login" }
+ * authorize: async () => { throw new InvalidLogin() }
+ * ```
+ */
+export class CredentialsSignin extends SignInError {
+  static override type: ErrorType = "CredentialsSignin"
+  /** Sent to the sign-in page as `?code=`. @default "credentials" */
+  code = "credentials"
+}
+
+/** More than one WebAuthn provider enables conditional UI. */
+export class DuplicateConditionalUI extends AuthError {
+  static override type: ErrorType = "DuplicateConditionalUI"
+}
+
+/** The email sign-in could not start: a bad address, or the mail could not be sent. */
+export class EmailSignInError extends SignInError {
+  static override type: ErrorType = "EmailSignInError"
+}
+
+/** The error page itself failed to render. */
+export class ErrorPageLoop extends AuthError {
+  static override type: ErrorType = "ErrorPageLoop"
+}
+
+/** An event handler threw. Events never break a flow: this error is only logged. */
+export class EventError extends AuthError {
+  static override type: ErrorType = "EventError"
+}
+
+/** A feature under `experimental` is used without being enabled. */
+export class ExperimentalFeatureNotEnabled extends AuthError {
+  static override type: ErrorType = "ExperimentalFeatureNotEnabled"
+}
+
+/** A callback URL could not be parsed or points outside the allowed origins. */
+export class InvalidCallbackUrl extends AuthError {
+  static override type: ErrorType = "InvalidCallbackUrl"
+}
+
+/** A state, PKCE, nonce or challenge check failed. Never results in a session. */
+export class InvalidCheck extends AuthError {
+  static override type: ErrorType = "InvalidCheck"
+}
+
+/** A provider's endpoints are missing or not URLs. */
+export class InvalidEndpoints extends AuthError {
+  static override type: ErrorType = "InvalidEndpoints"
+}
+
+/** The provider in the path is not configured, or its configuration is not usable. */
+export class InvalidProvider extends AuthError {
+  static override type: ErrorType = "InvalidProvider"
+}
+
+/** The request itself is malformed (unreadable body, bad JSON). Answered with 400. */
+export class InvalidRequest extends AuthError {
+  static override type: ErrorType = "InvalidRequest"
+}
+
+/** The session token could not be encoded or decoded, or a callback failed while reading it. */
+export class JWTSessionError extends AuthError {
+  static override type: ErrorType = "JWTSessionError"
+}
+
+/** The action exists but not for this HTTP method. Answered with 405 and an `Allow` header. */
+export class MethodNotAllowed extends AuthError {
+  static override type: ErrorType = "MethodNotAllowed"
+  /** The methods the action accepts. */
+  allow: string[] = []
+}
+
+/** The configuration needs an adapter (database sessions, email, passkeys) and has none. */
+export class MissingAdapter extends AuthError {
+  static override type: ErrorType = "MissingAdapter"
+}
+
+/** The adapter lacks methods the configuration needs. */
+export class MissingAdapterMethods extends AuthError {
+  static override type: ErrorType = "MissingAdapterMethods"
+}
+
+/** A credentials provider has no `authorize` function. */
+export class MissingAuthorize extends AuthError {
+  static override type: ErrorType = "MissingAuthorize"
+}
+
+/** A state-changing POST came without a CSRF token matching its cookie. */
+export class MissingCSRF extends SignInError {
+  static override type: ErrorType = "MissingCSRF"
+}
+
+/**
+ * No usable secret: neither `secret` nor `AUTH_SECRET` is set, or (in production) a secret is
+ * shorter than 32 characters. Generate one with `openssl rand -base64 33`.
+ */
+export class MissingSecret extends AuthError {
+  static override type: ErrorType = "MissingSecret"
+}
+
+/** A WebAuthn provider with conditional UI needs an input with `autocomplete="webauthn"`. */
+export class MissingWebAuthnAutocomplete extends AuthError {
+  static override type: ErrorType = "MissingWebAuthnAutocomplete"
+}
+
+/**
+ * The email of this OAuth account belongs to a user who signed in another way. Set
+ * `allowDangerousEmailAccountLinking` on a provider only if it verifies emails.
+ */
+export class OAuthAccountNotLinked extends SignInError {
+  static override type: ErrorType = "OAuthAccountNotLinked"
+}
+
+/** The OAuth server answered the callback with an error (e.g. the user refused access). */
+export class OAuthCallbackError extends SignInError {
+  static override type: ErrorType = "OAuthCallbackError"
+}
+
+/** The provider's `profile` function failed or returned no id. */
+export class OAuthProfileParseError extends AuthError {
+  static override type: ErrorType = "OAuthProfileParseError"
+}
+
+/** The OAuth sign-in could not start (discovery or authorization URL failed). */
+export class OAuthSignInError extends SignInError {
+  static override type: ErrorType = "OAuthSignInError"
+}
+
+/** The request body is larger than Latch accepts. Answered with 413. */
+export class PayloadTooLarge extends AuthError {
+  static override type: ErrorType = "PayloadTooLarge"
+}
+
+/** A database session could not be read or written. */
+export class SessionTokenError extends AuthError {
+  static override type: ErrorType = "SessionTokenError"
+}
+
+/** Signing out failed (the session could not be deleted). */
+export class SignOutError extends AuthError {
+  static override type: ErrorType = "SignOutError"
+}
+
+/** The path names no action of Latch. Answered with 400. */
+export class UnknownAction extends AuthError {
+  static override type: ErrorType = "UnknownAction"
+}
+
+/** The session strategy cannot be used with this provider or configuration. */
+export class UnsupportedStrategy extends AuthError {
+  static override type: ErrorType = "UnsupportedStrategy"
+}
+
+/**
+ * The request's host is not trusted. Set `trustHost: true` (or `AUTH_TRUST_HOST=true`) when the
+ * platform sets the Host header safely, or set `AUTH_URL`.
+ */
+export class UntrustedHost extends AuthError {
+  static override type: ErrorType = "UntrustedHost"
+}
+
+/** An email sign-in link was used, expired, or belongs to another address. */
+export class Verification extends AuthError {
+  static override type: ErrorType = "Verification"
+}
+
+/** A WebAuthn registration or authentication response did not verify. */
+export class WebAuthnVerificationError extends AuthError {
+  static override type: ErrorType = "WebAuthnVerificationError"
+}
+
+/** The `error` parameter of the error page. */
+export type ErrorPageParam = "Configuration" | "AccessDenied" | "Verification"
+
+/** The `error` parameter of the sign-in page. */
+export type SignInPageErrorParam =
+  | "Signin"
+  | "OAuthSignin"
+  | "OAuthCallbackError"
+  | "OAuthCreateAccount"
+  | "EmailCreateAccount"
+  | "Callback"
+  | "OAuthAccountNotLinked"
+  | "EmailSignin"
+  | "CredentialsSignin"
+  | "SessionRequired"
+  | "MissingCSRF"
+  | "AccountNotLinked"
+
+/** Sign-in page parameters for the `signIn` errors whose type differs from the parameter. */
+const signInParams: Partial<Record<ErrorType, SignInPageErrorParam>> = {
+  OAuthSignInError: "OAuthSignin",
+  OAuthCallbackError: "OAuthCallbackError",
+  OAuthAccountNotLinked: "OAuthAccountNotLinked",
+  EmailSignInError: "EmailSignin",
+  CredentialsSignin: "CredentialsSignin",
+  MissingCSRF: "MissingCSRF",
+  AccountNotLinked: "AccountNotLinked",
+}
+
+/** Where an error sends the user, and with which query parameters. */
+export interface ErrorDestination {
+  page: ErrorKind
+  error: ErrorPageParam | SignInPageErrorParam
+  code?: string
+}
+
+/**
+ * The page and query parameters for an error. Anything that is not a known `AuthError` is the
+ * server's fault and becomes `Configuration`: its details stay in the logs.
+ */
+export function errorDestination(error: unknown): ErrorDestination {
+  if (!(error instanceof AuthError)) return { page: "error", error: "Configuration" }
+  if (error.kind === "signIn") {
+    const param = signInParams[error.type] ?? "Signin"
+    if (error instanceof CredentialsSignin)
+      return { page: "signIn", error: param, code: error.code }
+    return { page: "signIn", error: param }
+  }
+  if (error.type === "AccessDenied" || error.type === "Verification") {
+    return { page: "error", error: error.type }
+  }
+  return { page: "error", error: "Configuration" }
+}
+
+/** Whether the error is the user's to fix, so that its message may be shown. */
+export function isClientSafe(error: unknown): boolean {
+  return errorDestination(error).error !== "Configuration"
+}

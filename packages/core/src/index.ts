@@ -1,0 +1,90 @@
+/**
+ * `@latch/core`: authentication on standard `Request` and `Response`.
+ *
+ * `Auth(request, config)` reads top to bottom as the life of a request:
+ *
+ * ```
+ * resolveConfig(config)            config/resolve.ts      once per config object
+ * parseRequest(request)            request/parse.ts       action, provider, body, cookies
+ * route(request)                   actions/index.ts       the handler, or 405
+ * createContext(...)               actions/context.ts     origin (trusted host), cookie names
+ * verifyCSRF(ctx)                  security/csrf.ts       when the route asks for it
+ * route.run(ctx)                   actions/<action>.ts    → flows/* → session/*
+ * toResponse(result)               response/to-response.ts
+ * errorToResponse(error)           response/from-error.ts  on any error
+ * ```
+ *
+ * @module index
+ */
+import { createContext, type ActionContext } from "./actions/context.js"
+import { route } from "./actions/index.js"
+import { resolveConfig, type ResolvedConfig } from "./config/resolve.js"
+import type { CookieJar } from "./cookies/jar.js"
+import { raw } from "./markers.js"
+import { resolveOrigin } from "./request/host.js"
+import { parseRequest } from "./request/parse.js"
+import { errorToResponse } from "./response/from-error.js"
+import { toResponse } from "./response/to-response.js"
+import { verifyCSRF } from "./security/csrf.js"
+import type { AuthAction, AuthConfig, ResponseInternal } from "./types.js"
+
+export { raw, skipCSRFCheck, customFetch } from "./markers.js"
+export { createActionURL, isAuthAction } from "./request/action-url.js"
+export { setEnvDefaults } from "./config/env.js"
+export { getSession } from "./session/get-session.js"
+export type * from "./types.js"
+
+function withCookies(result: ResponseInternal, cookies: CookieJar): ResponseInternal {
+  const set = cookies.toArray()
+  if (set.length === 0) return result
+  return { ...result, cookies: [...(result.cookies ?? []), ...set] }
+}
+
+async function handle(request: Request, config: ResolvedConfig): Promise<ResponseInternal> {
+  let action: AuthAction | undefined
+  let ctx: ActionContext | undefined
+  try {
+    const url = new URL(request.url)
+    const authRequest = await parseRequest(request, url, config)
+    action = authRequest.action
+    if (config.error) throw config.error
+    const { run, csrf } = route(authRequest)
+    ctx = createContext(authRequest, config, resolveOrigin(request, url, config))
+    if (csrf && !config.skipCSRFCheck) await verifyCSRF(ctx)
+    return withCookies(await run(ctx), ctx.cookies)
+  } catch (error) {
+    const result = await errorToResponse(error, { config, action, ctx })
+    return ctx ? withCookies(result, ctx.cookies) : result
+  }
+}
+
+/**
+ * Answers a request to one of Latch's actions under `basePath`: `csrf`, `providers`, `session`,
+ * `signin`, `signout`, `callback`, `error`, `verify-request`, `webauthn-options`.
+ *
+ * Reuse one configuration object for every request: it is resolved and validated once.
+ *
+ * @param request a standard `Request` whose path is under `basePath` (default `/auth`)
+ * @param config the configuration; with `raw` set to the `raw` marker, the result is a
+ *   `ResponseInternal` instead of a `Response`
+ * @example
+ * ```ts
+ * import { Auth } from "@latch/core"
+ * import Credentials from "@latch/core/providers/credentials"
+ *
+ * const config = { trustHost: true, providers: [Credentials({ authorize })] }
+ * Bun.serve({ fetch: (request) => Auth(request, config) })
+ * ```
+ */
+export async function Auth(
+  request: Request,
+  config: AuthConfig & { raw: typeof raw },
+): Promise<ResponseInternal>
+export async function Auth(request: Request, config: Omit<AuthConfig, "raw">): Promise<Response>
+export async function Auth(
+  request: Request,
+  config: AuthConfig,
+): Promise<Response | ResponseInternal> {
+  const internal = await handle(request, resolveConfig(config))
+  return config.raw === raw ? internal : toResponse(internal)
+}

@@ -1,0 +1,188 @@
+/**
+ * The session JWT: an encrypted JWT (JWE, `alg: "dir"`, `enc: "A256CBC-HS512"`) whose key is
+ * derived from the secret with HKDF-SHA-256, the cookie name being the salt.
+ *
+ * @example
+ * ```ts
+ * import { getToken } from "@latch/core/jwt"
+ * const token = await getToken({ req: request, secret: process.env.AUTH_SECRET })
+ * ```
+ *
+ * @module jwt
+ */
+import { parseCookie } from "cookie"
+import { joinChunks } from "./cookies/chunks.js"
+import { decryptJWE, encryptJWE } from "./lib/jwe.js"
+import { deriveKey, deriveKeys } from "./security/keys.js"
+import type { Awaitable } from "./types.js"
+
+/** The claims Latch puts in a session token by default. */
+export interface DefaultJWT extends Record<string, unknown> {
+  name?: string | null
+  email?: string | null
+  picture?: string | null
+  sub?: string
+  iat?: number
+  exp?: number
+  jti?: string
+}
+
+/** The session token; augment it to type your own claims. */
+export interface JWT extends DefaultJWT {}
+
+/** Parameters of `encode`. */
+export interface JWTEncodeParams<Payload = JWT> {
+  /** The claims to encrypt. */
+  token?: Payload
+  /** The salt of the key derivation: the session cookie's name. */
+  salt: string
+  /** The secret, or secrets newest first (the first encrypts). */
+  secret: string | string[]
+  /** Lifetime in seconds. @default 2592000 (30 days) */
+  maxAge?: number
+}
+
+/** Parameters of `decode`. */
+export interface JWTDecodeParams {
+  /** The compact JWE. */
+  token?: string
+  /** The salt of the key derivation: the session cookie's name. */
+  salt: string
+  /** The secret, or secrets newest first: each is tried. */
+  secret: string | string[]
+}
+
+/** JWT options of the configuration. */
+export interface JWTOptions {
+  /** Lifetime of the token in seconds. @default session.maxAge */
+  maxAge: number
+  /** Replaces Latch's encryption. */
+  encode: (params: JWTEncodeParams) => Awaitable<string>
+  /** Replaces Latch's decryption; return `null` for a token you do not accept. */
+  decode: (params: JWTDecodeParams) => Awaitable<JWT | null>
+}
+
+/** 30 days, in seconds. */
+export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
+
+/** Clock skew tolerated when checking `exp` and `nbf`, in seconds. */
+const CLOCK_TOLERANCE = 15
+
+const now = () => Math.floor(Date.now() / 1000)
+
+function secretsOf(secret: string | string[]): string[] {
+  const list = Array.isArray(secret) ? secret : [secret]
+  if (list.length === 0 || list.some((s) => typeof s !== "string" || s.length === 0)) {
+    throw new TypeError("secret must be a non-empty string or a non-empty array of them")
+  }
+  return list
+}
+
+/**
+ * Encrypts a token with the first secret. Adds `iat`, `exp` (`iat + maxAge`) and a random `jti`.
+ */
+export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
+  const { token = {}, salt, maxAge = DEFAULT_MAX_AGE } = params
+  const key = await deriveKey(secretsOf(params.secret)[0]!, salt)
+  const issuedAt = now()
+  return encryptJWE(
+    { ...token, iat: issuedAt, exp: issuedAt + maxAge, jti: crypto.randomUUID() },
+    key,
+  )
+}
+
+/** Whether decrypted claims are a token that is valid now. */
+export function isCurrentToken(payload: unknown): payload is JWT {
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return false
+  const { exp, nbf } = payload as Record<string, unknown>
+  const time = now()
+  if (exp !== undefined && (typeof exp !== "number" || exp + CLOCK_TOLERANCE <= time)) return false
+  if (nbf !== undefined && (typeof nbf !== "number" || nbf - CLOCK_TOLERANCE > time)) return false
+  return true
+}
+
+/**
+ * Decrypts a token with any of the secrets. Returns `null` for a missing, malformed, foreign or
+ * expired token.
+ */
+export async function decode(params: JWTDecodeParams): Promise<JWT | null> {
+  if (!params.token) return null
+  const keys = await deriveKeys(secretsOf(params.secret), params.salt)
+  const payload = await decryptJWE(params.token, keys)
+  return isCurrentToken(payload) ? payload : null
+}
+
+/** Parameters of `getToken`. */
+export interface GetTokenParams {
+  /** The request, or anything with its headers. */
+  req: Request | { headers: Headers | Record<string, string | string[] | undefined> }
+  /** @default process.env.AUTH_SECRET */
+  secret?: string | string[]
+  /** @default the name of the cookie the token was found in */
+  salt?: string
+  /** Look only for the `__Secure-` cookie (`true`) or only the plain one (`false`). @default both */
+  secureCookie?: boolean
+  /** A custom session cookie name. */
+  cookieName?: string
+  /** Return the encrypted token as it is. */
+  raw?: boolean
+  /** A custom decoder, as in `jwt.decode`. */
+  decode?: JWTOptions["decode"]
+}
+
+function headerOf(req: GetTokenParams["req"], name: string): string | null {
+  const { headers } = req
+  if (headers instanceof Headers) return headers.get(name)
+  const value = headers[name]
+  return Array.isArray(value) ? value.join("; ") : (value ?? null)
+}
+
+function envSecret(): string[] | undefined {
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env?.AUTH_SECRET
+  if (!value) return undefined
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+}
+
+/**
+ * Reads the session token of a request: from the session cookie (under the `__Secure-` name or
+ * the plain one, chunked or not) or from an `Authorization: Bearer` header.
+ */
+export async function getToken(params: GetTokenParams & { raw: true }): Promise<string>
+export async function getToken(params: GetTokenParams): Promise<JWT | null>
+export async function getToken(params: GetTokenParams): Promise<JWT | string | null> {
+  const secret = params.secret ?? envSecret()
+  if (!secret) throw new TypeError("getToken: no secret (set `secret` or AUTH_SECRET)")
+  const cookies = parseCookie(headerOf(params.req, "cookie") ?? "")
+  const names = params.cookieName
+    ? [params.cookieName]
+    : params.secureCookie === true
+      ? ["__Secure-latch.session-token"]
+      : params.secureCookie === false
+        ? ["latch.session-token"]
+        : ["__Secure-latch.session-token", "latch.session-token"]
+  let token: string | undefined
+  let found = names[0]!
+  for (const name of names) {
+    token = joinChunks(cookies, name)
+    if (token) {
+      found = name
+      break
+    }
+  }
+  if (!token) {
+    const authorization = headerOf(params.req, "authorization")
+    if (authorization?.startsWith("Bearer ")) token = authorization.slice(7).trim()
+  }
+  if (!token) return null
+  if (params.raw) return token
+  const decoder = params.decode ?? decode
+  try {
+    return await decoder({ token, secret, salt: params.salt ?? found })
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The logger: `error` for what an operator must see, `warn` with a stable code for risky
+ * configuration, `debug` for tracing a flow (only with `debug: true`). Each method can be
+ * replaced through `config.logger`.
+ */
+import { AuthError } from "../errors.js"
+
+/** Codes of the warnings Latch prints. */
+export type WarningCode =
+  | "debug-enabled"
+  | "csrf-disabled"
+  | "experimental-webauthn"
+  | "env-url-basepath-redundant"
+  | "env-url-basepath-mismatch"
+  | "weak-secret"
+
+/** The logger's methods. */
+export interface LoggerInstance {
+  debug: (message: string, metadata?: unknown) => void
+  error: (error: Error) => void
+  warn: (code: WarningCode) => void
+}
+
+const warnings: Record<WarningCode, string> = {
+  "debug-enabled":
+    "debug is on: debug messages may contain tokens and profile data. Turn it off in production.",
+  "csrf-disabled":
+    "skipCSRFCheck is set: POST requests are not checked for CSRF tokens. Only framework integrations that check requests themselves should do this.",
+  "experimental-webauthn":
+    "WebAuthn (passkeys) is experimental: its API may change in a minor release.",
+  "env-url-basepath-redundant":
+    "AUTH_URL has a path and basePath is set too: basePath wins. Remove one of them.",
+  "env-url-basepath-mismatch":
+    "AUTH_URL's path differs from basePath: basePath is used. Make them agree.",
+  "weak-secret":
+    "The secret is shorter than 32 characters. This is refused in production; generate one with `npx @latch/core secret` or `openssl rand -base64 33`.",
+}
+
+function describe(error: Error): string {
+  const type = error instanceof AuthError ? error.type : error.name
+  let text = `[latch][error] ${type}: ${error.message}`
+  let cause: unknown = error.cause
+  for (let depth = 0; cause instanceof Error && depth < 5; depth++) {
+    text += `\n  caused by ${cause.stack ?? `${cause.name}: ${cause.message}`}`
+    cause = cause.cause
+  }
+  return text
+}
+
+/** The default logger, on `console`. */
+export const defaultLogger: LoggerInstance = {
+  debug(message, metadata) {
+    console.debug(`[latch][debug] ${message}`, ...(metadata === undefined ? [] : [metadata]))
+  },
+  error(error) {
+    console.error(describe(error))
+  },
+  warn(code) {
+    console.warn(`[latch][warn] ${code}: ${warnings[code]}`)
+  },
+}
+
+/**
+ * The logger of one configuration: the user's methods where given, `console` elsewhere, and
+ * `debug` silent unless `debug` is on. A logger that throws never breaks a request.
+ */
+export function createLogger(options: {
+  debug: boolean
+  overrides: Partial<LoggerInstance> | undefined
+}): LoggerInstance {
+  const base = { ...defaultLogger, ...options.overrides }
+  const guard =
+    <A extends unknown[]>(fn: (...args: A) => void) =>
+    (...args: A): void => {
+      try {
+        fn(...args)
+      } catch {
+        // A broken logger must not turn a sign-in into a crash.
+      }
+    }
+  return {
+    debug: options.debug ? guard(base.debug) : () => {},
+    error: guard(base.error),
+    warn: guard(base.warn),
+  }
+}

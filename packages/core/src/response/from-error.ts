@@ -1,0 +1,113 @@
+/**
+ * The one place where an error becomes HTTP. Users see a code, never a stack or a secret;
+ * operators find the details (and the cause) in the log.
+ *
+ * - malformed requests: 400 (`UnknownAction`, `InvalidRequest`), 405 with `Allow`, 413;
+ * - configuration errors: 500 JSON for API actions, the built-in error page for page actions;
+ * - everything else on an API action: JSON (400 for a bad CSRF token, else 500);
+ * - everything else on a page action: a redirect to the sign-in page (errors the user can fix)
+ *   or to the error page, with `?error=` and, for credentials, `?code=`.
+ */
+import type { ActionContext } from "../actions/context.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import { AuthError, errorDestination, MethodNotAllowed, type ErrorType } from "../errors.js"
+import { withQuery } from "../lib/url.js"
+import type { AuthAction, ResponseInternal } from "../types.js"
+import { htmlResponse } from "./html.js"
+import { redirectTo } from "./redirect.js"
+
+/** Actions answered with JSON rather than pages or redirects. */
+const apiActions = new Set<AuthAction>(["csrf", "providers", "session", "webauthn-options"])
+
+/** Errors of the request itself, answered with a 4xx whatever the action. */
+const requestErrors: Partial<Record<ErrorType, number>> = {
+  UnknownAction: 400,
+  InvalidRequest: 400,
+  MethodNotAllowed: 405,
+  PayloadTooLarge: 413,
+}
+
+/** Errors that mean the server is misconfigured. */
+const configurationErrors = new Set<ErrorType>([
+  "MissingSecret",
+  "UntrustedHost",
+  "InvalidProvider",
+  "MissingAuthorize",
+  "MissingAdapter",
+  "MissingAdapterMethods",
+  "UnsupportedStrategy",
+  "InvalidEndpoints",
+  "ExperimentalFeatureNotEnabled",
+  "DuplicateConditionalUI",
+])
+
+/** What the failing request was doing, as far as it got. */
+export interface ErrorScene {
+  config: ResolvedConfig
+  action: AuthAction | undefined
+  ctx: ActionContext | undefined
+}
+
+function json(status: number, error: string, message: string): ResponseInternal {
+  return { status, body: { error, message } }
+}
+
+function log(error: unknown, scene: ErrorScene): void {
+  if (error === scene.config.error) return // logged once, when the configuration was resolved
+  if (error instanceof AuthError && (error.kind === "signIn" || error.type in requestErrors)) {
+    scene.config.logger.debug(`${error.type}: ${error.message}`)
+    return
+  }
+  scene.config.logger.error(error instanceof Error ? error : new Error(String(error)))
+}
+
+async function configurationPage(scene: ErrorScene): Promise<ResponseInternal> {
+  const { renderErrorPage } = await import("../pages/index.js")
+  const home = scene.ctx?.origin ?? "/"
+  return htmlResponse(
+    renderErrorPage({
+      theme: scene.config.theme,
+      error: "Configuration",
+      signinUrl: home,
+      homeUrl: home,
+    }),
+  )
+}
+
+/** The response for an error thrown while answering a request. */
+export async function errorToResponse(
+  error: unknown,
+  scene: ErrorScene,
+): Promise<ResponseInternal> {
+  log(error, scene)
+  const type = error instanceof AuthError ? error.type : undefined
+  const requestStatus = type ? requestErrors[type] : undefined
+  if (requestStatus) {
+    const response = json(requestStatus, type!, (error as Error).message)
+    if (error instanceof MethodNotAllowed) response.headers = { allow: error.allow.join(", ") }
+    return response
+  }
+  const isApi = scene.action === undefined || apiActions.has(scene.action)
+  if (type && configurationErrors.has(type)) {
+    if (isApi)
+      return json(500, "Configuration", `Server configuration error: ${(error as Error).message}`)
+    return configurationPage(scene)
+  }
+  if (isApi || !scene.ctx) {
+    if (type === "MissingCSRF") return json(400, type, "The CSRF token is missing or invalid.")
+    return json(
+      500,
+      "Configuration",
+      "There is a problem with the server configuration. Check the server logs for more information.",
+    )
+  }
+  if (scene.action === "error") return configurationPage(scene)
+  const ctx = scene.ctx
+  const destination = errorDestination(error)
+  const { pages } = ctx.config
+  const page =
+    destination.page === "signIn"
+      ? (pages.signIn ?? `${ctx.actionBase}/signin`)
+      : (pages.error ?? `${ctx.actionBase}/error`)
+  return redirectTo(ctx, withQuery(page, { error: destination.error, code: destination.code }))
+}

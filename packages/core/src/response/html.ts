@@ -1,0 +1,24 @@
+/** A rendered page as a response, with headers that keep it from being framed or scripted. */
+import type { RenderedPage } from "../pages/types.js"
+import type { ResponseInternal } from "../types.js"
+
+/**
+ * The built-in pages need no scripts and no external assets: the policy forbids both, and
+ * `frame-ancestors 'none'` stops clickjacking of the sign-in buttons. No `form-action`: forms
+ * post to our own endpoints, which redirect on to OAuth servers.
+ */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; frame-ancestors 'none'; base-uri 'none'"
+
+export function htmlResponse(page: RenderedPage): ResponseInternal<string> {
+  return {
+    status: page.status,
+    body: page.html,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": CONTENT_SECURITY_POLICY,
+      "x-frame-options": "DENY",
+      "referrer-policy": "no-referrer",
+    },
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The end of every sign-in, whatever the provider: the `signIn` callback decides, the `jwt`
+ * callback shapes the token, the session cookie is set and the `signIn` event fires.
+ */
+import type { ActionContext } from "../actions/context.js"
+import { AccessDenied, CallbackRouteError } from "../errors.js"
+import type { JWT } from "../jwt.js"
+import type { Account, Profile, User } from "../types.js"
+import { emitEvent } from "./events.js"
+import { clearSessionToken, writeSessionToken } from "./jwt-strategy.js"
+
+/** Who signed in, as a flow found out. */
+export interface Identity {
+  user: User
+  account: Account
+  profile?: Profile
+  /** The submitted form, for credentials sign-ins. */
+  credentials?: Record<string, unknown>
+}
+
+/** The outcome: where to send the user. */
+export type SignInOutcome = { redirect: string }
+
+/**
+ * Runs the `signIn` callback. `false` or a throw → `AccessDenied` carrying the thrown message;
+ * a string → the URL to send the user to instead.
+ */
+async function allowSignIn(ctx: ActionContext, identity: Identity): Promise<true | string> {
+  let verdict: boolean | string
+  try {
+    verdict = await ctx.config.callbacks.signIn({
+      user: identity.user,
+      account: identity.account,
+      profile: identity.profile,
+      credentials: identity.credentials,
+    })
+  } catch (error) {
+    const message = error instanceof Error ? error.message : "The signIn callback threw"
+    throw new AccessDenied(message, { cause: error })
+  }
+  if (verdict === false) throw new AccessDenied("The signIn callback refused the sign-in")
+  if (typeof verdict === "string") return new URL(verdict, ctx.origin).href
+  return true
+}
+
+/** Starts the session for an identity and returns where the user goes next. */
+export async function establishSession(
+  ctx: ActionContext,
+  identity: Identity,
+  callbackUrl: string,
+): Promise<SignInOutcome> {
+  const allowed = await allowSignIn(ctx, identity)
+  if (allowed !== true) return { redirect: allowed }
+  const { user, account, profile } = identity
+  const defaultToken: JWT = {
+    name: user.name ?? null,
+    email: user.email ?? null,
+    picture: user.image ?? null,
+    sub: user.id === undefined ? undefined : String(user.id),
+  }
+  let token: JWT | null
+  try {
+    token = await ctx.config.callbacks.jwt({
+      token: defaultToken,
+      user,
+      account,
+      profile,
+      trigger: "signIn",
+    })
+  } catch (error) {
+    throw new CallbackRouteError("The jwt callback threw during sign-in", { cause: error })
+  }
+  if (token) await writeSessionToken(ctx, token)
+  else clearSessionToken(ctx)
+  await emitEvent(ctx, "signIn", { user, account, profile })
+  return { redirect: callbackUrl }
+}

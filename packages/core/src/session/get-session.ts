@@ -1,0 +1,38 @@
+/**
+ * A direct session read for integrations: the session and the cookies to set, without building
+ * an HTTP request to `{basePath}/session` or parsing `Set-Cookie` headers back.
+ */
+import { resolveConfig } from "../config/resolve.js"
+import { CookieJar } from "../cookies/jar.js"
+import { resolveOrigin } from "../request/host.js"
+import type { AuthConfig, Cookie, Session } from "../types.js"
+import { readSession } from "./read.js"
+
+/**
+ * Reads the session of any request (a page, an API route): one decrypt, the callbacks, and the
+ * session cookie re-issued only when due.
+ *
+ * @returns the session or `null`, and the cookies the response must set
+ * @throws the configuration's error (e.g. `MissingSecret`) when it is misconfigured
+ * @example
+ * ```ts
+ * const { session, cookies } = await getSession(request, config)
+ * ```
+ */
+export async function getSession(
+  request: Request,
+  config: AuthConfig,
+): Promise<{ session: Session | null; cookies: Cookie[] }> {
+  const resolved = resolveConfig(config)
+  if (resolved.error) throw resolved.error
+  const cookies = new CookieJar(request.headers.get("cookie"))
+  const site = resolveOrigin(request, new URL(request.url), resolved)
+  const secure = resolved.useSecureCookies ?? site.secure
+  const session = await readSession({
+    config: resolved,
+    cookies,
+    cookieOptions: resolved.cookies(secure),
+    logger: resolved.logger,
+  })
+  return { session, cookies: cookies.toArray() }
+}

@@ -1,0 +1,84 @@
+/**
+ * Reading the session: one decrypt, the `jwt` and `session` callbacks, and a re-issued cookie
+ * only when `updateAge` says so or the `jwt` callback changed the token.
+ */
+import type { ActionContext } from "../actions/context.js"
+import { JWTSessionError } from "../errors.js"
+import type { JWT } from "../jwt.js"
+import type { Session, User } from "../types.js"
+import { emitEvent } from "./events.js"
+import {
+  clearSessionToken,
+  nowSeconds,
+  readSessionToken,
+  writeSessionToken,
+} from "./jwt-strategy.js"
+
+type SessionContext = Pick<ActionContext, "config" | "cookies" | "cookieOptions" | "logger">
+
+/** The session a token stands for, before the `session` callback. */
+function sessionOf(token: JWT, expires: Date): Session {
+  return {
+    user: {
+      name: token.name ?? null,
+      email: token.email ?? null,
+      image: (token.picture as string | null | undefined) ?? null,
+    },
+    expires: expires.toISOString(),
+  }
+}
+
+/** Whether the cookie is due for re-issue: `updateAge` seconds after it was issued. */
+function isDue(token: JWT, updateAge: number): boolean {
+  return updateAge <= 0 || typeof token.iat !== "number" || nowSeconds() - token.iat >= updateAge
+}
+
+/**
+ * The session of the request, or `null`. An invalid or expired cookie is deleted; a callback
+ * that throws is logged and reads as no session, but leaves the cookie alone.
+ *
+ * With `update`, the `jwt` callback runs with `trigger: "update"` and the client's data, and the
+ * cookie is always re-issued.
+ */
+export async function readSession(
+  ctx: SessionContext,
+  update?: { data: unknown },
+): Promise<Session | null> {
+  const { present, token } = await readSessionToken(ctx)
+  if (!present) return null
+  if (!token) {
+    clearSessionToken(ctx)
+    return null
+  }
+  const { callbacks } = ctx.config
+  try {
+    const before = ctx.config.defaultJWTCallback || update ? undefined : JSON.stringify(token)
+    const next = await callbacks.jwt({
+      token,
+      user: undefined as unknown as User,
+      account: null,
+      ...(update ? { trigger: "update" as const, session: update.data } : {}),
+    })
+    if (!next) {
+      clearSessionToken(ctx)
+      return null
+    }
+    const changed = before !== undefined && JSON.stringify(next) !== before
+    const expires =
+      update || changed || isDue(token, ctx.config.session.updateAge)
+        ? await writeSessionToken(ctx, next)
+        : new Date((token.exp ?? nowSeconds() + ctx.config.jwt.maxAge) * 1000)
+    const session = (await callbacks.session({
+      session: sessionOf(next, expires),
+      token: next,
+      ...(update ? { trigger: "update" as const, newSession: update.data } : {}),
+    })) as Session
+    await emitEvent(ctx, "session", { session, token: next })
+    return session
+  } catch (error) {
+    ctx.logger.error(
+      new JWTSessionError("Reading the session failed in a callback", { cause: error }),
+    )
+    return null
+  }
+}

@@ -1,0 +1,414 @@
+/**
+ * Every public type of `@latch/core`, in one place: the configuration, the resources (User,
+ * Account, Session, …) and the internal response for framework integrations.
+ *
+ * @module types
+ */
+import type { SerializeOptions } from "cookie"
+import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
+import type { JWT, JWTOptions } from "./jwt.js"
+import type { LoggerInstance } from "./lib/logger.js"
+import type { raw, skipCSRFCheck } from "./markers.js"
+import type { CredentialInput, Provider, ProviderType } from "./providers/index.js"
+
+export type { JWT, JWTOptions } from "./jwt.js"
+export type { LoggerInstance, WarningCode } from "./lib/logger.js"
+export type {
+  CredentialInput,
+  CredentialsConfig,
+  Provider,
+  ProviderType,
+} from "./providers/index.js"
+export type { ErrorPageParam, ErrorType, SignInPageErrorParam } from "./errors.js"
+
+/** Values that may be returned synchronously or as a promise. */
+export type Awaitable<T> = T | PromiseLike<T>
+
+/** A version string: `v1`, `v1.2` or `v1.2.3`. */
+export type SemverString = `v${number}` | `v${number}.${number}` | `v${number}.${number}.${number}`
+
+/** The actions Latch answers under `basePath`. */
+export type AuthAction =
+  | "callback"
+  | "csrf"
+  | "error"
+  | "providers"
+  | "session"
+  | "signin"
+  | "signout"
+  | "verify-request"
+  | "webauthn-options"
+
+/** One element of an RFC 9396 `authorization_details` array. */
+export interface AuthorizationDetails {
+  readonly type: string
+  readonly locations?: string[]
+  readonly actions?: string[]
+  readonly datatypes?: string[]
+  readonly identifier?: string
+  readonly privileges?: string[]
+  readonly [parameter: string]: unknown
+}
+
+/** A partial OAuth 2.0 / OpenID Connect token endpoint response. */
+export interface TokenEndpointResponse {
+  readonly access_token?: string
+  readonly token_type?: string
+  readonly expires_in?: number
+  readonly refresh_token?: string
+  readonly scope?: string
+  readonly id_token?: string
+  readonly authorization_details?: AuthorizationDetails[]
+  readonly [parameter: string]: unknown
+}
+
+/** A token endpoint response plus `expires_at`, in seconds since the epoch. */
+export interface TokenSet extends TokenEndpointResponse {
+  /** When the access token expires, in seconds since the epoch; computed from `expires_in`. */
+  expires_at?: number
+}
+
+/**
+ * How a user signed in with a provider. For OAuth it carries the token endpoint's fields.
+ */
+export interface Account extends Omit<TokenEndpointResponse, "token_type"> {
+  /** The provider's id, e.g. `"github"`. */
+  provider: string
+  /**
+   * The user's id at the provider: the profile id for OAuth, the email address for email, the
+   * id returned by `authorize` for credentials.
+   */
+  providerAccountId: string
+  /** The kind of provider. */
+  type: ProviderType
+  /** The id of the user who owns the account. */
+  userId?: string
+  /** When the access token expires, in seconds since the epoch; computed from `expires_in`. */
+  expires_at?: number
+  /** Always lowercase, since the value is case-insensitive (RFC 6749 §7.1). */
+  token_type?: Lowercase<string>
+}
+
+/** A registered passkey (WebAuthn credential). */
+export interface Authenticator {
+  /** Base64-encoded credential id. */
+  credentialID: string
+  /** The account the authenticator is connected to. */
+  providerAccountId: string
+  /** How many times the authenticator has been used. */
+  counter: number
+  /** Whether the credential is backed up (a synced passkey). */
+  credentialBackedUp: boolean
+  /** `"singleDevice"` or `"multiDevice"`. */
+  credentialDeviceType: string
+  /** Base64-encoded public key. */
+  credentialPublicKey: string
+  /** Transport flags, comma-separated. */
+  transports?: string | null
+  /** The owning user's id. */
+  userId?: string
+}
+
+/** A user, as returned by a provider's `profile` or a credentials `authorize`. */
+export interface User {
+  id?: string
+  name?: string | null
+  email?: string | null
+  image?: string | null
+}
+
+/** The address claim of an OpenID Connect profile. */
+export interface ProfileAddress {
+  country?: string | null
+  formatted?: string | null
+  locality?: string | null
+  postal_code?: string | null
+  region?: string | null
+  street_address?: string | null
+}
+
+/** The profile returned by an OAuth provider: the OpenID standard claims and anything else. */
+export interface Profile {
+  sub?: string | null
+  id?: string | null
+  name?: string | null
+  given_name?: string | null
+  family_name?: string | null
+  middle_name?: string | null
+  nickname?: string | null
+  preferred_username?: string | null
+  profile?: string | null
+  picture?: any
+  website?: string | null
+  email?: string | null
+  email_verified?: boolean | null
+  gender?: string | null
+  birthdate?: string | null
+  zoneinfo?: string | null
+  locale?: string | null
+  phone_number?: string | null
+  updated_at?: Date | string | number | null
+  address?: ProfileAddress | null
+  [claim: string]: unknown
+}
+
+/** The session exposed to the client by default. */
+export interface DefaultSession {
+  user?: User
+  /** When the session expires, as an ISO 8601 string. */
+  expires: string
+}
+
+/**
+ * The session returned by `GET {basePath}/session`, `getSession()` and `locals.auth()`.
+ * Augment it to add fields:
+ *
+ * @example
+ * ```ts
+ * declare module "@latch/core/types" {
+ *   interface Session { user: { role: string } & DefaultSession["user"] }
+ * }
+ * ```
+ */
+export interface Session extends DefaultSession {}
+
+/** A provider as shown to clients by the `providers` action. */
+export interface PublicProvider {
+  id: string
+  name: string
+  type: string
+  signinUrl: string
+  callbackUrl: string
+}
+
+/** A cookie to set (or, with an empty value and `maxAge: 0`, to delete). */
+export interface Cookie {
+  name: string
+  value: string
+  options: CookieSerializeOptions
+}
+
+/** Serialization options of a cookie, as understood by the `cookie` package. */
+export type CookieSerializeOptions = Omit<SerializeOptions, "encode">
+
+/** A cookie's name and options. */
+export interface CookieOption {
+  name: string
+  options: CookieSerializeOptions
+}
+
+/** The cookies Latch sets, each overridable in `cookies`. */
+export interface CookiesOptions {
+  sessionToken: Partial<CookieOption>
+  callbackUrl: Partial<CookieOption>
+  csrfToken: Partial<CookieOption>
+  pkceCodeVerifier: Partial<CookieOption>
+  state: Partial<CookieOption>
+  nonce: Partial<CookieOption>
+  webauthnChallenge: Partial<CookieOption>
+}
+
+/** The body of a `ResponseInternal`. */
+export type ResponseBody = string | Record<string, unknown> | unknown[] | null
+
+/** What `Auth()` returns with `raw`: the response before it becomes a `Response`. */
+export interface ResponseInternal<Body extends ResponseBody = any> {
+  status?: number
+  headers?: HeadersInit
+  body?: Body
+  redirect?: string
+  cookies?: Cookie[]
+}
+
+/** Paths of custom pages that replace the built-in ones. */
+export interface PagesOptions {
+  /** Receives `?error=` (a `SignInPageErrorParam`), `?code=` and `?callbackUrl=`. @default `${basePath}/signin` */
+  signIn: string
+  /** @default `${basePath}/signout` */
+  signOut: string
+  /** Receives `?error=` (an `ErrorPageParam`). @default `${basePath}/error` */
+  error: string
+  /** @default `${basePath}/verify-request` */
+  verifyRequest: string
+  /** New users are sent here after their first sign-in when set. */
+  newUser: string
+}
+
+/** The look of the built-in pages. */
+export interface Theme {
+  /** `auto` follows the visitor's system setting. @default "auto" */
+  colorScheme?: "auto" | "dark" | "light"
+  /** An absolute URL of a logo shown above the forms. */
+  logo?: string
+  /** A CSS color for buttons and accents. */
+  brandColor?: string
+  /** A CSS color for the text on `brandColor`. */
+  buttonText?: string
+}
+
+/** Session options. */
+export interface SessionOptions {
+  /**
+   * `"jwt"` keeps the session in an encrypted cookie; `"database"` keeps it in the adapter and
+   * only a random token in the cookie.
+   * @default "jwt", or "database" when an adapter is set
+   */
+  strategy: "jwt" | "database"
+  /** Seconds of inactivity after which the session expires. @default 2592000 (30 days) */
+  maxAge: number
+  /**
+   * How often, in seconds, the session's expiry is pushed forward (and, for JWT sessions, the
+   * cookie re-issued). `0` updates on every access. @default 86400 (1 day)
+   */
+  updateAge: number
+  /** Creates database session tokens. @default crypto.randomUUID */
+  generateSessionToken: () => string
+}
+
+/** Parameters of the `signIn` callback. */
+export interface SignInCallbackParams {
+  user: User | AdapterUser
+  account: Account | null
+  profile?: Profile
+  email?: { verificationRequest?: boolean }
+  credentials?: Record<string, unknown>
+}
+
+/** Parameters of the `jwt` callback. */
+export interface JWTCallbackParams {
+  /** On sign-in, a token with `name`, `email`, `picture` and `sub`; otherwise the whole JWT. */
+  token: JWT
+  /** Set on sign-in (`trigger` is `"signIn"` or `"signUp"`). */
+  user: User | AdapterUser
+  /** Set on sign-in. */
+  account: Account | null
+  /** Set on OAuth sign-in. */
+  profile?: Profile
+  /** Why the callback runs; undefined for an ordinary session read. */
+  trigger?: "signIn" | "signUp" | "update"
+  /** @deprecated use `trigger === "signUp"` */
+  isNewUser?: boolean
+  /** With `trigger: "update"`: the data sent by the client. Validate it before use. */
+  session?: any
+}
+
+/** Parameters of the `session` callback. */
+export type SessionCallbackParams =
+  | { session: Session; token: JWT; user?: undefined; newSession?: any; trigger?: "update" }
+  | {
+      session: Session & AdapterSession
+      user: AdapterUser
+      token?: undefined
+      newSession?: any
+      trigger?: "update"
+    }
+
+/** Callbacks: each may be async. */
+export interface CallbacksOptions {
+  /**
+   * Whether the user may sign in. Return `false` (or throw) to refuse with `AccessDenied`, or a
+   * URL to send the user there instead.
+   */
+  signIn: (params: SignInCallbackParams) => Awaitable<boolean | string>
+  /**
+   * Where a user may be redirected after sign-in or sign-out. By default only URLs of the same
+   * origin as `baseUrl`.
+   */
+  redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>
+  /** What the client sees as the session. Token data reaches the client only if returned here. */
+  session: (params: SessionCallbackParams) => Awaitable<Session | DefaultSession>
+  /** The JWT stored in the session cookie. Returning `null` ends the session. */
+  jwt: (params: JWTCallbackParams) => Awaitable<JWT | null>
+}
+
+/** Messages of the events. */
+export interface EventCallbacks {
+  signIn: (message: {
+    user: User
+    account: Account | null
+    profile?: Profile
+    isNewUser?: boolean
+  }) => Awaitable<void>
+  signOut: (
+    message: { session: AdapterSession | null | undefined } | { token: JWT | null },
+  ) => Awaitable<void>
+  createUser: (message: { user: User }) => Awaitable<void>
+  updateUser: (message: { user: User }) => Awaitable<void>
+  linkAccount: (message: {
+    user: User | AdapterUser
+    account: Account
+    profile: User | AdapterUser
+  }) => Awaitable<void>
+  session: (message: { session: Session; token: JWT }) => Awaitable<void>
+}
+
+/**
+ * The configuration of `Auth()`. The same object is meant to be reused for every request:
+ * Latch resolves it once and caches the result.
+ *
+ * @example
+ * ```ts
+ * import { Auth } from "@latch/core"
+ * import Credentials from "@latch/core/providers/credentials"
+ *
+ * const config: AuthConfig = {
+ *   secret: process.env.AUTH_SECRET,
+ *   trustHost: true,
+ *   providers: [Credentials({ credentials: { password: {} }, authorize: checkPassword })],
+ * }
+ * const response = await Auth(request, config)
+ * ```
+ */
+export interface AuthConfig {
+  /** Sign-in sources. */
+  providers: Provider[]
+  /**
+   * The secret, or secrets newest first. Derives every key. At least 32 characters (refused in
+   * production when shorter). @default process.env.AUTH_SECRET (a comma-separated list allowed)
+   */
+  secret?: string | string[]
+  /** Session options. */
+  session?: Partial<SessionOptions>
+  /** Options of the session JWT. */
+  jwt?: Partial<JWTOptions>
+  /** Custom pages. */
+  pages?: Partial<PagesOptions>
+  /** Callbacks. */
+  callbacks?: Partial<CallbacksOptions>
+  /** Events: audit hooks; an event that throws is logged and never breaks the flow. */
+  events?: Partial<EventCallbacks>
+  /** A database adapter. */
+  adapter?: Adapter
+  /** Turns debug messages on. @default false */
+  debug?: boolean
+  /** Overrides of the logger's methods. */
+  logger?: Partial<LoggerInstance>
+  /** The look of the built-in pages. */
+  theme?: Theme
+  /** Sends cookies with `Secure` and the `__Secure-`/`__Host-` prefixes. @default true on https */
+  useSecureCookies?: boolean
+  /** Overrides of the cookie names and options. Advanced. */
+  cookies?: Partial<CookiesOptions>
+  /**
+   * Trust the request's Host (and `X-Forwarded-Host`) header. Needed unless `AUTH_URL` is set.
+   * @default AUTH_TRUST_HOST, else true outside production
+   */
+  trustHost?: boolean
+  /** The path under which Latch answers. @default "/auth" */
+  basePath?: string
+  /** The `redirect_uri` of OAuth requests, for preview deployments. @default AUTH_REDIRECT_PROXY_URL */
+  redirectProxyUrl?: string
+  /** Features that may change without notice. */
+  experimental?: { enableWebAuthn?: boolean }
+  /** For framework integrations: return a `ResponseInternal`. */
+  raw?: typeof raw
+  /** For framework integrations that check CSRF themselves. */
+  skipCSRFCheck?: typeof skipCSRFCheck
+}
+
+export type { Adapter, AdapterSession, AdapterUser, CredentialInput as CredentialInputConfig }
+
+/** The public-key options answered by the `webauthn-options` action. */
+export type WebAuthnOptionsResponseBody =
+  | { action: "authenticate"; options: Record<string, unknown> }
+  | { action: "register"; options: Record<string, unknown> }
