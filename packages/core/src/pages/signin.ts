@@ -1,0 +1,164 @@
+/** The built-in sign-in page. */
+import type { CredentialInput } from "../providers/index.js"
+import { html, safeUrl, type SafeHtml } from "./html.js"
+import { layout } from "./layout.js"
+import type { PageProvider, RenderedPage, SignInPageProps } from "./types.js"
+
+const NOT_LINKED = "To confirm your identity, sign in with the same account you used originally."
+const DIFFERENT_ACCOUNT = "Try signing in with a different account."
+
+/** What the page says for each `error` query parameter it knows. */
+const ERROR_MESSAGES: Record<string, string> = {
+  Signin: DIFFERENT_ACCOUNT,
+  OAuthSignin: DIFFERENT_ACCOUNT,
+  OAuthCallbackError: DIFFERENT_ACCOUNT,
+  OAuthCreateAccount: DIFFERENT_ACCOUNT,
+  EmailCreateAccount: DIFFERENT_ACCOUNT,
+  Callback: DIFFERENT_ACCOUNT,
+  OAuthAccountNotLinked: NOT_LINKED,
+  AccountNotLinked: NOT_LINKED,
+  EmailSignin: "The email could not be sent. Check that the address is correct and try again.",
+  CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
+  SessionRequired: "Please sign in to access this page.",
+  MissingCSRF: "The form expired. Please try again.",
+}
+
+const GENERIC_ERROR = "Unable to sign in."
+const SAFE_CODE = /^[A-Za-z0-9_-]{1,64}$/
+
+/** Attributes of a credentials field that are passed on to its `<input>` when set. */
+const EXTRA_ATTRIBUTES = new Set([
+  "pattern",
+  "minlength",
+  "maxlength",
+  "min",
+  "max",
+  "step",
+  "inputmode",
+  "spellcheck",
+  "autocapitalize",
+])
+
+function errorMessage(error: string): string {
+  return Object.hasOwn(ERROR_MESSAGES, error)
+    ? (ERROR_MESSAGES[error] ?? GENERIC_ERROR)
+    : GENERIC_ERROR
+}
+
+function alert(error: string, code: string | undefined): SafeHtml {
+  const showCode = typeof code === "string" && SAFE_CODE.test(code)
+  return html`<div class="alert" role="alert">
+    <p>${errorMessage(error)}</p>
+    ${showCode ? html`<p class="code">Code: <code>${code}</code></p>` : ""}
+  </div>`
+}
+
+function hiddenFields(props: SignInPageProps): SafeHtml {
+  return html`<input type="hidden" name="csrfToken" value="${props.csrfToken}" />
+    <input type="hidden" name="callbackUrl" value="${props.callbackUrl}" />`
+}
+
+function capitalise(key: string): string {
+  return key.charAt(0).toUpperCase() + key.slice(1)
+}
+
+function credentialField(key: string, input: CredentialInput, id: string): SafeHtml {
+  const type = typeof input.type === "string" && input.type !== "" ? input.type : "text"
+  const label =
+    typeof input.label === "string" && input.label !== "" ? input.label : capitalise(key)
+  let autocomplete = typeof input.autocomplete === "string" ? input.autocomplete : undefined
+  if (autocomplete === undefined) {
+    if (type.toLowerCase() === "password") autocomplete = "current-password"
+    else if (/^(?:username|email)$/i.test(key)) autocomplete = "username"
+  }
+  const extra: SafeHtml[] = []
+  for (const [name, value] of Object.entries(input)) {
+    const attribute = name.toLowerCase()
+    if (!EXTRA_ATTRIBUTES.has(attribute)) continue
+    if (typeof value === "string" || typeof value === "number") {
+      extra.push(html` ${attribute}="${String(value)}"`)
+    }
+  }
+  return html`<div class="field">
+    <label for="${id}">${label}</label>
+    <input
+      id="${id}"
+      name="${key}"
+      type="${type}"
+      ${
+        typeof input.placeholder === "string" ? html` placeholder="${input.placeholder}"` : ""
+      }${autocomplete ? html` autocomplete="${autocomplete}"` : ""}${
+        input.required === true ? html` required` : ""
+      }${extra}
+    />
+  </div>`
+}
+
+function section(provider: PageProvider, index: number, props: SignInPageProps): SafeHtml {
+  const label = `Sign in with ${provider.name}`
+  switch (provider.type) {
+    case "email": {
+      const id = `latch-${index}-email`
+      return html`<form method="post" action="${safeUrl(provider.signinUrl)}">
+        ${hiddenFields(props)}
+        <div class="field">
+          <label for="${id}">Email</label>
+          <input
+            id="${id}"
+            name="email"
+            type="email"
+            autocomplete="email"
+            placeholder="you@example.com"
+            required
+            value="${props.email ?? ""}"
+          />
+        </div>
+        <button type="submit" class="button primary">${label}</button>
+      </form>`
+    }
+    case "credentials": {
+      const fields = Object.entries(provider.credentials ?? {}).map(([key, input], i) =>
+        credentialField(key, input ?? {}, `latch-${index}-${i}`),
+      )
+      return html`<form method="post" action="${safeUrl(provider.callbackUrl)}">
+        ${hiddenFields(props)} ${fields}
+        <button type="submit" class="button primary">${label}</button>
+      </form>`
+    }
+    default:
+      return html`<form method="post" action="${safeUrl(provider.signinUrl)}">
+        ${hiddenFields(props)}
+        <button type="submit" class="button secondary">${label}</button>
+      </form>`
+  }
+}
+
+/** Providers that are a single button are shown together; forms get a section each. */
+function isButton(provider: PageProvider): boolean {
+  return provider.type !== "email" && provider.type !== "credentials"
+}
+
+/** Renders the sign-in page. */
+export function renderSignInPage(props: SignInPageProps): RenderedPage {
+  const groups: SafeHtml[][] = []
+  props.providers.forEach((provider, index) => {
+    const last = groups.at(-1)
+    const previous = props.providers[index - 1]
+    const rendered = section(provider, index, props)
+    if (last && previous && isButton(previous) && isButton(provider)) last.push(rendered)
+    else groups.push([rendered])
+  })
+  const divider = html`<div class="divider"><span>or</span></div>`
+  const content =
+    groups.length === 0
+      ? html`<p class="lead">No sign-in method is configured.</p>`
+      : groups.map(
+          (group, i) =>
+            html`${i > 0 ? divider : ""}
+              <div class="stack">${group}</div>`,
+        )
+  const body = html`<h1>Sign in</h1>
+    ${typeof props.error === "string" && props.error !== "" ? alert(props.error, props.code) : ""}
+    ${content}`
+  return { status: 200, html: layout({ title: "Sign in", theme: props.theme, body }) }
+}

@@ -1,0 +1,20 @@
+// `npm run demo`: installs what is missing, builds, makes a development AUTH_SECRET on first
+// run, and starts the demo on 127.0.0.1.
+import { randomBytes } from "node:crypto"
+import { existsSync, readFileSync, writeFileSync, appendFileSync } from "node:fs"
+import { join } from "node:path"
+import { install, root, run } from "./lib.mjs"
+
+install()
+run("pnpm", ["run", "build"])
+
+const envFile = join(root, ".env")
+const env = existsSync(envFile) ? readFileSync(envFile, "utf8") : ""
+if (!process.env.AUTH_SECRET && !/^AUTH_SECRET=/m.test(env)) {
+  const secret = randomBytes(33).toString("base64")
+  appendFileSync(envFile, `${env && !env.endsWith("\n") ? "\n" : ""}AUTH_SECRET=${secret}\n`)
+  console.log(`• wrote a development AUTH_SECRET to .env (git-ignored); use your own in production`)
+}
+if (!existsSync(envFile)) writeFileSync(envFile, "")
+
+run("node", [`--env-file=${envFile}`, "server.mjs"], { cwd: join(root, "apps/minimal") })
