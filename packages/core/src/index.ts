@@ -20,6 +20,7 @@ import { createContext, type ActionContext } from "./actions/context.js"
 import { route } from "./actions/index.js"
 import { resolveConfig, type ResolvedConfig } from "./config/resolve.js"
 import type { CookieJar } from "./cookies/jar.js"
+import { AuthError } from "./errors.js"
 import { raw } from "./markers.js"
 import { resolveOrigin } from "./request/host.js"
 import { parseRequest } from "./request/parse.js"
@@ -40,7 +41,22 @@ function withCookies(result: ResponseInternal, cookies: CookieJar): ResponseInte
   return { ...result, cookies: [...(result.cookies ?? []), ...set] }
 }
 
-async function handle(request: Request, config: ResolvedConfig): Promise<ResponseInternal> {
+/** Options of `Auth` for framework integrations. */
+export interface AuthOptions {
+  /**
+   * The integration has established that the request is not cross-site (e.g. SvelteKit's
+   * origin check on form actions, or a matching `Origin` header), so the double-submit token
+   * is not required. The `csrf` action keeps answering.
+   */
+  csrfVerified?: boolean
+}
+
+async function handle(
+  request: Request,
+  config: ResolvedConfig,
+  options: AuthOptions,
+  isRaw: boolean,
+): Promise<ResponseInternal> {
   let action: AuthAction | undefined
   let ctx: ActionContext | undefined
   try {
@@ -49,10 +65,13 @@ async function handle(request: Request, config: ResolvedConfig): Promise<Respons
     action = authRequest.action
     if (config.error) throw config.error
     const { run, csrf } = route(authRequest)
-    ctx = createContext(authRequest, config, resolveOrigin(request, url, config))
-    if (csrf && !config.skipCSRFCheck) await verifyCSRF(ctx)
+    ctx = createContext(authRequest, config, resolveOrigin(request, url, config), options)
+    if (csrf) await verifyCSRF(ctx)
     return withCookies(await run(ctx), ctx.cookies)
   } catch (error) {
+    // Integrations running a flow server-side (form actions) get the user's own errors
+    // (a refused password, an expired form) thrown, to show them inline.
+    if (isRaw && error instanceof AuthError && error.kind === "signIn") throw error
     const result = await errorToResponse(error, { config, action, ctx })
     return ctx ? withCookies(result, ctx.cookies) : result
   }
@@ -66,7 +85,9 @@ async function handle(request: Request, config: ResolvedConfig): Promise<Respons
  *
  * @param request a standard `Request` whose path is under `basePath` (default `/auth`)
  * @param config the configuration; with `raw` set to the `raw` marker, the result is a
- *   `ResponseInternal` instead of a `Response`
+ *   `ResponseInternal` instead of a `Response`, and errors the user can fix (kind `"signIn"`,
+ *   e.g. `CredentialsSignin`) are thrown instead of redirecting to the sign-in page
+ * @param options for framework integrations
  * @example
  * ```ts
  * import { Auth } from "@latch/core"
@@ -79,12 +100,19 @@ async function handle(request: Request, config: ResolvedConfig): Promise<Respons
 export async function Auth(
   request: Request,
   config: AuthConfig & { raw: typeof raw },
+  options?: AuthOptions,
 ): Promise<ResponseInternal>
-export async function Auth(request: Request, config: Omit<AuthConfig, "raw">): Promise<Response>
+export async function Auth(
+  request: Request,
+  config: Omit<AuthConfig, "raw">,
+  options?: AuthOptions,
+): Promise<Response>
 export async function Auth(
   request: Request,
   config: AuthConfig,
+  options: AuthOptions = {},
 ): Promise<Response | ResponseInternal> {
-  const internal = await handle(request, resolveConfig(config))
-  return config.raw === raw ? internal : toResponse(internal)
+  const isRaw = config.raw === raw
+  const internal = await handle(request, resolveConfig(config), options, isRaw)
+  return isRaw ? internal : toResponse(internal)
 }

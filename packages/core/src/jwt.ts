@@ -166,10 +166,12 @@ export async function getToken(params: GetTokenParams): Promise<JWT | string | n
         : ["__Secure-latch.session-token", "latch.session-token"]
   let token: string | undefined
   let found = names[0]!
+  let cookieFound = false
   for (const name of names) {
     token = joinChunks(cookies, name)
     if (token) {
       found = name
+      cookieFound = true
       break
     }
   }
@@ -180,9 +182,15 @@ export async function getToken(params: GetTokenParams): Promise<JWT | string | n
   if (!token) return null
   if (params.raw) return token
   const decoder = params.decode ?? decode
-  try {
-    return await decoder({ token, secret, salt: params.salt ?? found })
-  } catch {
-    return null
+  // A bearer token does not say which cookie name salted its key: try each candidate.
+  const salts = params.salt ? [params.salt] : cookieFound ? [found] : names
+  for (const salt of salts) {
+    try {
+      const payload = await decoder({ token, secret, salt })
+      if (payload) return payload
+    } catch {
+      // Not under this salt.
+    }
   }
+  return null
 }

@@ -9,6 +9,7 @@ import { redirectTo } from "../response/redirect.js"
 import { verifyCSRF } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import { establishSession } from "../session/establish.js"
+import type { CredentialsConfig } from "../providers/index.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
 import { providerOf } from "./provider.js"
@@ -23,7 +24,15 @@ export async function callback(ctx: ActionContext): Promise<ResponseInternal> {
     throw error
   }
   // A credentials form is a state-changing POST like any other: double-submit checked.
-  if (!ctx.config.skipCSRFCheck) await verifyCSRF(ctx)
+  await verifyCSRF(ctx)
+  return signInWithCredentials(ctx, provider)
+}
+
+/** The credentials sign-in, once the request is known to be a checked POST. */
+export async function signInWithCredentials(
+  ctx: ActionContext,
+  provider: CredentialsConfig,
+): Promise<ResponseInternal> {
   const callbackUrl = await resolveCallbackUrl(ctx)
   const identity = await finishCredentials(ctx, provider)
   const { redirect } = await establishSession(ctx, identity, callbackUrl)

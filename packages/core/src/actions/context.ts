@@ -23,6 +23,8 @@ export interface ActionContext {
   logger: LoggerInstance
   /** `X-Auth-Return-Redirect: 1`: answer `{ url }` instead of redirecting. */
   returnRedirect: boolean
+  /** The integration already established that this request is not cross-site. */
+  csrfVerified: boolean
 }
 
 /** Builds the context of a parsed request. */
@@ -30,6 +32,7 @@ export function createContext(
   request: AuthRequest,
   config: ResolvedConfig,
   site: SiteOrigin,
+  options: { csrfVerified?: boolean } = {},
 ): ActionContext {
   const secure = config.useSecureCookies ?? site.secure
   return {
@@ -42,5 +45,6 @@ export function createContext(
     cookies: request.cookies,
     logger: config.logger,
     returnRedirect: request.headers.get("x-auth-return-redirect") === "1",
+    csrfVerified: options.csrfVerified === true,
   }
 }

@@ -1,7 +1,8 @@
 /**
  * `GET {basePath}/signin` → the sign-in page (or a redirect to `pages.signIn`).
- * `POST {basePath}/signin/<provider>` → starts the provider's flow. Credentials have no flow to
- * start (their form posts to the callback), so they are sent to the sign-in page.
+ * `POST {basePath}/signin/<provider>` → starts the provider's flow. A credentials provider has
+ * nothing to start: its sign-in is answered as `POST {basePath}/callback/<provider>` is, so a
+ * client can post every provider to one URL.
  */
 import { publicProviders } from "./providers.js"
 import { withQuery } from "../lib/url.js"
@@ -12,6 +13,9 @@ import { resolveCallbackUrl } from "../security/redirect.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
 import { providerOf } from "./provider.js"
+import { isCredentialsProvider } from "../config/providers.js"
+import { InvalidProvider } from "../errors.js"
+import { signInWithCredentials } from "./callback.js"
 
 export async function signInPage(ctx: ActionContext): Promise<ResponseInternal> {
   const { query } = ctx.request
@@ -49,9 +53,10 @@ export async function signInPage(ctx: ActionContext): Promise<ResponseInternal> 
 }
 
 export async function startSignIn(ctx: ActionContext): Promise<ResponseInternal> {
-  const signInPage = ctx.config.pages.signIn ?? `${ctx.actionBase}/signin`
-  if (ctx.request.providerId === undefined) return redirectTo(ctx, signInPage)
-  providerOf(ctx)
-  // Every provider kind this version runs (credentials) signs in through its callback.
-  return redirectTo(ctx, signInPage)
+  if (ctx.request.providerId === undefined) {
+    return redirectTo(ctx, ctx.config.pages.signIn ?? `${ctx.actionBase}/signin`)
+  }
+  const provider = providerOf(ctx)
+  if (isCredentialsProvider(provider)) return signInWithCredentials(ctx, provider)
+  throw new InvalidProvider(`Provider "${provider.id}" cannot start a sign-in`)
 }

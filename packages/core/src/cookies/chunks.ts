@@ -23,13 +23,27 @@ export function chunkSize(name: string, options: CookieSerializeOptions): number
   return MAX_COOKIE_SIZE - empty.length
 }
 
-/** Splits a value into chunks of at most `size` characters; one chunk when it fits. */
+/**
+ * Splits a value into chunks whose encoded form (as `Set-Cookie` carries it, percent-encoded)
+ * is at most `size` bytes; one chunk when it fits. Chunks end on whole characters, so each
+ * decodes on its own and they join back to the value.
+ */
 export function splitValue(value: string, size: number): string[] {
-  if (value.length <= size) return [value]
+  if (encodeURIComponent(value).length <= size) return [value]
   const chunks: string[] = []
-  for (let offset = 0; offset < value.length; offset += size) {
-    chunks.push(value.slice(offset, offset + size))
+  let chunk = ""
+  let length = 0
+  for (const character of value) {
+    const encoded = encodeURIComponent(character).length
+    if (length + encoded > size && chunk !== "") {
+      chunks.push(chunk)
+      chunk = ""
+      length = 0
+    }
+    chunk += character
+    length += encoded
   }
+  if (chunk !== "") chunks.push(chunk)
   return chunks
 }
 

@@ -15,5 +15,8 @@ export function withQuery(url: string, params: Record<string, string | undefined
   for (const [key, value] of Object.entries(params)) if (value !== undefined) search.set(key, value)
   const query = search.toString()
   if (!query) return url
-  return `${url}${url.includes("?") ? "&" : "?"}${query}`
+  const hash = url.indexOf("#")
+  const base = hash === -1 ? url : url.slice(0, hash)
+  const fragment = hash === -1 ? "" : url.slice(hash)
+  return `${base}${base.includes("?") ? "&" : "?"}${query}${fragment}`
 }

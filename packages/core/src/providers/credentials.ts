@@ -32,11 +32,13 @@ export type CredentialsOptions<Fields extends Record<string, CredentialInput>> =
  */
 export default function Credentials<
   Fields extends Record<string, CredentialInput> = Record<string, CredentialInput>,
->(options: CredentialsOptions<Fields>): CredentialsConfig<Fields> {
+>(options?: CredentialsOptions<Fields>): CredentialsConfig<Fields> {
   return {
     id: "credentials",
     name: "Credentials",
     credentials: {} as Fields,
+    // Listed but refusing everyone until an `authorize` is given (`providers: [Credentials]`).
+    authorize: () => null,
     ...options,
     type: "credentials",
   }

@@ -41,8 +41,14 @@ async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
 function fromEntries(entries: Iterable<[string, FormDataEntryValue]>): RequestBody {
   const body: RequestBody = {}
   for (const [key, value] of entries) {
-    if (key in body || typeof value !== "string") continue
-    body[key] = value
+    if (Object.hasOwn(body, key) || typeof value !== "string") continue
+    // defineProperty: a field named "__proto__" is data, not the object's prototype.
+    Object.defineProperty(body, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
   }
   return body
 }

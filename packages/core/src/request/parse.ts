@@ -56,7 +56,15 @@ export function parseActionPath(
 
 function firstValues(params: URLSearchParams): Record<string, string> {
   const query: Record<string, string> = {}
-  for (const [key, value] of params) if (!(key in query)) query[key] = value
+  for (const [key, value] of params) {
+    if (Object.hasOwn(query, key)) continue
+    Object.defineProperty(query, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
   return query
 }
 

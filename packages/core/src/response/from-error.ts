@@ -10,7 +10,13 @@
  */
 import type { ActionContext } from "../actions/context.js"
 import type { ResolvedConfig } from "../config/resolve.js"
-import { AuthError, errorDestination, MethodNotAllowed, type ErrorType } from "../errors.js"
+import {
+  AuthError,
+  errorDestination,
+  MethodNotAllowed,
+  UntrustedHost,
+  type ErrorType,
+} from "../errors.js"
 import { withQuery } from "../lib/url.js"
 import type { AuthAction, ResponseInternal } from "../types.js"
 import { htmlResponse } from "./html.js"
@@ -26,20 +32,6 @@ const requestErrors: Partial<Record<ErrorType, number>> = {
   MethodNotAllowed: 405,
   PayloadTooLarge: 413,
 }
-
-/** Errors that mean the server is misconfigured. */
-const configurationErrors = new Set<ErrorType>([
-  "MissingSecret",
-  "UntrustedHost",
-  "InvalidProvider",
-  "MissingAuthorize",
-  "MissingAdapter",
-  "MissingAdapterMethods",
-  "UnsupportedStrategy",
-  "InvalidEndpoints",
-  "ExperimentalFeatureNotEnabled",
-  "DuplicateConditionalUI",
-])
 
 /** What the failing request was doing, as far as it got. */
 export interface ErrorScene {
@@ -88,7 +80,8 @@ export async function errorToResponse(
     return response
   }
   const isApi = scene.action === undefined || apiActions.has(scene.action)
-  if (type && configurationErrors.has(type)) {
+  // The configuration's own error, or a Host we may not trust: the server's fault.
+  if (error === scene.config.error || error instanceof UntrustedHost) {
     if (isApi)
       return json(500, "Configuration", `Server configuration error: ${(error as Error).message}`)
     return configurationPage(scene)

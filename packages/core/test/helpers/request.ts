@@ -100,3 +100,47 @@ export class Browser {
     return (await response.json()) as Record<string, any> | null
   }
 }
+
+/** One `Set-Cookie` line of a response, raw and parsed. */
+export interface SetCookieLine {
+  line: string
+  cookie: ReturnType<typeof parseSetCookie>
+}
+
+/** The `Set-Cookie` lines of a response, by cookie name. */
+export function setCookies(response: Response): Map<string, SetCookieLine> {
+  const lines = new Map<string, SetCookieLine>()
+  for (const line of response.headers.getSetCookie()) {
+    const cookie = parseSetCookie(line)
+    lines.set(cookie.name, { line, cookie })
+  }
+  return lines
+}
+
+/** Whether a parsed `Set-Cookie` deletes its cookie. */
+export function isDeletion(cookie: ReturnType<typeof parseSetCookie>): boolean {
+  return (
+    cookie.value === "" ||
+    cookie.maxAge === 0 ||
+    (cookie.expires !== undefined && cookie.expires.getTime() <= Date.now())
+  )
+}
+
+/** The names of the cookies a response deletes. */
+export function deletedCookies(response: Response): string[] {
+  return [...setCookies(response).values()]
+    .filter(({ cookie }) => isDeletion(cookie))
+    .map(({ cookie }) => cookie.name)
+}
+
+/** The names of the cookies a response sets (not deletes). */
+export function writtenCookies(response: Response): string[] {
+  return [...setCookies(response).values()]
+    .filter(({ cookie }) => !isDeletion(cookie))
+    .map(({ cookie }) => cookie.name)
+}
+
+/** A request to `Auth` with no cookie jar: for one-off inputs a browser would not send. */
+export function authRequest(path: string, init: RequestInit = {}, origin = ORIGIN): Request {
+  return new Request(new URL(path, origin), init)
+}
