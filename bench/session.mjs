@@ -1,12 +1,11 @@
 // Reading a session: Latch's `GET /auth/session` and `getSession` against the floor of one bare
-// `jose.jwtDecrypt` of the same token with the same (cached) key. Interleaved in one process;
-// prints a table and regenerates README.md next to this file.
-import { writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
-import os from "node:os"
+// `jose.jwtDecrypt` of the same token with the same (cached) key. Interleaved in one process.
+// `node session.mjs` prints the results; `node index.mjs` (the `bench` script) also writes them
+// into README.md, with the section `runSession()` returns.
 import { Auth, getSession } from "@latch/core"
 import Credentials from "@latch/core/providers/credentials"
 import { jwtDecrypt } from "jose"
+import { BenchError, isMain, median, ops, ratio, runAsScript } from "./lib/common.mjs"
 
 const ORIGIN = "http://localhost:3000"
 const COOKIE_NAME = "latch.session-token" // no `__Secure-` prefix: the origin is plain http
@@ -25,102 +24,72 @@ const config = {
   ],
 }
 
+function fail(message) {
+  throw new BenchError(message)
+}
+
 // --- Sign in through Latch, as a browser would -------------------------------------------------
 
-const jar = new Map()
-const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
+/** A browser's cookie jar for one origin, fed by `Auth` responses. */
+function browser() {
+  const jar = new Map()
+  const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
 
-function store(response) {
-  for (const header of response.headers.getSetCookie()) {
-    const pair = header.split(";", 1)[0]
-    const at = pair.indexOf("=")
-    const name = pair.slice(0, at).trim()
-    const value = pair.slice(at + 1).trim()
-    if (value === "" || /;\s*max-age=0(;|$)/i.test(header)) jar.delete(name)
-    else jar.set(name, value)
+  function store(response) {
+    for (const header of response.headers.getSetCookie()) {
+      const pair = header.split(";", 1)[0]
+      const at = pair.indexOf("=")
+      const name = pair.slice(0, at).trim()
+      const value = pair.slice(at + 1).trim()
+      if (value === "" || /;\s*max-age=0(;|$)/i.test(header)) jar.delete(name)
+      else jar.set(name, value)
+    }
   }
+
+  async function send(path, init = {}) {
+    const headers = new Headers(init.headers)
+    if (jar.size) headers.set("cookie", cookieHeader())
+    const response = await Auth(new Request(new URL(path, ORIGIN), { ...init, headers }), config)
+    store(response)
+    return response
+  }
+
+  return { jar, send }
 }
 
-async function send(path, init = {}) {
-  const headers = new Headers(init.headers)
-  if (jar.size) headers.set("cookie", cookieHeader())
-  const response = await Auth(new Request(new URL(path, ORIGIN), { ...init, headers }), config)
-  store(response)
-  return response
+/** Signs in with the credentials provider; returns the session token. */
+async function signIn() {
+  const { jar, send } = browser()
+  const { csrfToken } = await (await send("/auth/csrf")).json()
+  const response = await send("/auth/callback/credentials", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrfToken, username: "alice", password: "x" }).toString(),
+  })
+  const token = jar.get(COOKIE_NAME)
+  if (!token) fail(`sign-in (status ${response.status}) set no ${COOKIE_NAME} cookie`)
+  return token
 }
-
-function fail(message) {
-  console.error(`✗ ${message}`)
-  process.exit(1)
-}
-
-const { csrfToken } = await (await send("/auth/csrf")).json()
-const signIn = await send("/auth/callback/credentials", {
-  method: "POST",
-  headers: { "content-type": "application/x-www-form-urlencoded" },
-  body: new URLSearchParams({ csrfToken, username: "alice", password: "x" }).toString(),
-})
-const token = jar.get(COOKIE_NAME)
-if (!token) fail(`sign-in (status ${signIn.status}) set no ${COOKIE_NAME} cookie`)
-const cookie = `${COOKIE_NAME}=${token}`
 
 // --- The key Latch derives, derived here independently -----------------------------------------
 
-const encoder = new TextEncoder()
-const ikm = await crypto.subtle.importKey("raw", encoder.encode(config.secret), "HKDF", false, [
-  "deriveBits",
-])
-const key = new Uint8Array(
-  await crypto.subtle.deriveBits(
-    {
-      name: "HKDF",
-      hash: "SHA-256",
-      salt: encoder.encode(COOKIE_NAME),
-      info: encoder.encode(`Latch Generated Encryption Key (${COOKIE_NAME})`),
-    },
-    ikm,
-    512,
-  ),
-)
-
-// --- The candidates, each checked once ---------------------------------------------------------
-
-const sessionRequest = () => new Request(`${ORIGIN}/auth/session`, { headers: { cookie } })
-
-const candidates = [
-  {
-    name: "floor",
-    label: "floor: `jose.jwtDecrypt(token, key)`",
-    run: () => jwtDecrypt(token, key),
-  },
-  {
-    name: "latch",
-    label: "latch: `Auth(GET /auth/session)` + `response.json()`",
-    run: async () => (await Auth(sessionRequest(), config)).json(),
-  },
-  {
-    name: "getSession",
-    label: "latch: `getSession(request, config)`",
-    run: () => getSession(sessionRequest(), config),
-  },
-]
-
-{
-  const { payload, protectedHeader } = await jwtDecrypt(token, key)
-  if (payload.name !== "Alice") fail("jose decrypted a token without the signed-in user")
-  if (protectedHeader.alg !== "dir" || protectedHeader.enc !== "A256CBC-HS512")
-    fail(`unexpected JWE header ${JSON.stringify(protectedHeader)}`)
-
-  const response = await Auth(sessionRequest(), config)
-  const body = await response.json()
-  if (response.status !== 200) fail(`GET /auth/session answered ${response.status}`)
-  if (body?.user?.name !== "Alice") fail(`GET /auth/session has no user: ${JSON.stringify(body)}`)
-  if (response.headers.getSetCookie().length)
-    fail(`GET /auth/session re-issued cookies: ${response.headers.getSetCookie().join(" | ")}`)
-
-  const direct = await getSession(sessionRequest(), config)
-  if (direct.session?.user?.name !== "Alice") fail("getSession returned no user")
-  if (direct.cookies.length) fail("getSession asked to set cookies")
+async function deriveKey() {
+  const encoder = new TextEncoder()
+  const ikm = await crypto.subtle.importKey("raw", encoder.encode(config.secret), "HKDF", false, [
+    "deriveBits",
+  ])
+  return new Uint8Array(
+    await crypto.subtle.deriveBits(
+      {
+        name: "HKDF",
+        hash: "SHA-256",
+        salt: encoder.encode(COOKIE_NAME),
+        info: encoder.encode(`Latch Generated Encryption Key (${COOKIE_NAME})`),
+      },
+      ikm,
+      512,
+    ),
+  )
 }
 
 // --- Harness -----------------------------------------------------------------------------------
@@ -145,117 +114,138 @@ async function timed(run, ms) {
   return (iterations / elapsed) * 1000
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
+// --- The benchmark -----------------------------------------------------------------------------
 
-const started = performance.now()
+/**
+ * Runs the benchmark and prints its results. Returns the README section (`markdown`), a one-line
+ * `summary`, and `seconds` and `rounds` for the environment notes.
+ */
+export async function runSession() {
+  const token = await signIn()
+  const cookie = `${COOKIE_NAME}=${token}`
+  const key = await deriveKey()
 
-// Warm-up, interleaved; its last pass sizes each candidate's fixed batch to about BATCH_MS.
-const PASSES = 3
-for (let pass = 0; pass < PASSES; pass++) {
+  // The candidates, each checked once.
+  const sessionRequest = () => new Request(`${ORIGIN}/auth/session`, { headers: { cookie } })
+
+  const candidates = [
+    {
+      name: "floor",
+      label: "floor: `jose.jwtDecrypt(token, key)`",
+      run: () => jwtDecrypt(token, key),
+    },
+    {
+      name: "latch",
+      label: "latch: `Auth(GET /auth/session)` + `response.json()`",
+      run: async () => (await Auth(sessionRequest(), config)).json(),
+    },
+    {
+      name: "getSession",
+      label: "latch: `getSession(request, config)`",
+      run: () => getSession(sessionRequest(), config),
+    },
+  ]
+
+  {
+    const { payload, protectedHeader } = await jwtDecrypt(token, key)
+    if (payload.name !== "Alice") fail("jose decrypted a token without the signed-in user")
+    if (protectedHeader.alg !== "dir" || protectedHeader.enc !== "A256CBC-HS512")
+      fail(`unexpected JWE header ${JSON.stringify(protectedHeader)}`)
+
+    const response = await Auth(sessionRequest(), config)
+    const body = await response.json()
+    if (response.status !== 200) fail(`GET /auth/session answered ${response.status}`)
+    if (body?.user?.name !== "Alice") fail(`GET /auth/session has no user: ${JSON.stringify(body)}`)
+    if (response.headers.getSetCookie().length)
+      fail(`GET /auth/session re-issued cookies: ${response.headers.getSetCookie().join(" | ")}`)
+
+    const direct = await getSession(sessionRequest(), config)
+    if (direct.session?.user?.name !== "Alice") fail("getSession returned no user")
+    if (direct.cookies.length) fail("getSession asked to set cookies")
+  }
+
+  const started = performance.now()
+
+  // Warm-up, interleaved; its last pass sizes each candidate's fixed batch to about BATCH_MS.
+  const PASSES = 3
+  for (let pass = 0; pass < PASSES; pass++) {
+    for (const candidate of candidates) {
+      const opsPerSecond = await timed(candidate.run, WARMUP_MS / PASSES)
+      candidate.iterations = Math.max(1, Math.round((opsPerSecond * BATCH_MS) / 1000))
+    }
+  }
+
+  // Rounds: every candidate runs its fixed batch once per round, starting with a different one.
+  for (const candidate of candidates) candidate.rounds = []
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < candidates.length; i++) {
+      const candidate = candidates[(round + i) % candidates.length]
+      const elapsed = await batch(candidate.run, candidate.iterations)
+      candidate.rounds.push((candidate.iterations / elapsed) * 1000)
+    }
+  }
+
+  const seconds = (performance.now() - started) / 1000
+  const [floor, route, direct] = candidates
   for (const candidate of candidates) {
-    const opsPerSecond = await timed(candidate.run, WARMUP_MS / PASSES)
-    candidate.iterations = Math.max(1, Math.round((opsPerSecond * BATCH_MS) / 1000))
+    candidate.median = median(candidate.rounds)
+    // Per round: throughput ratio candidate / floor (> 1 is faster than the floor), and its
+    // inverse, the cost in bare decrypts (< 1 is cheaper than the floor).
+    candidate.throughput = median(candidate.rounds.map((ops, round) => ops / floor.rounds[round]))
+    const costs = candidate.rounds.map((ops, round) => floor.rounds[round] / ops)
+    candidate.cost = median(costs)
+    candidate.costRange = [Math.min(...costs), Math.max(...costs)]
   }
-}
 
-// Rounds: every candidate runs its fixed batch once per round, starting with a different one.
-for (const candidate of candidates) candidate.rounds = []
-for (let round = 0; round < ROUNDS; round++) {
-  for (let i = 0; i < candidates.length; i++) {
-    const candidate = candidates[(round + i) % candidates.length]
-    const elapsed = await batch(candidate.run, candidate.iterations)
-    candidate.rounds.push((candidate.iterations / elapsed) * 1000)
-  }
-}
+  // --- Report ----------------------------------------------------------------------------------
 
-const seconds = (performance.now() - started) / 1000
-const [floor, ...latch] = candidates
-for (const candidate of candidates) {
-  candidate.median = median(candidate.rounds)
-  // Per round: throughput ratio candidate / floor (> 1 is faster than the floor), and its
-  // inverse, the cost in bare decrypts (< 1 is cheaper than the floor).
-  candidate.throughput = median(candidate.rounds.map((ops, round) => ops / floor.rounds[round]))
-  candidate.cost = median(candidate.rounds.map((ops, round) => floor.rounds[round] / ops))
-  const ratios = candidate.rounds.map((ops, round) => floor.rounds[round] / ops)
-  candidate.costRange = [Math.min(...ratios), Math.max(...ratios)]
-}
-
-// --- Report ------------------------------------------------------------------------------------
-
-const require = createRequire(import.meta.url)
-const versions = {
-  node: process.version,
-  jose: require("jose/package.json").version,
-  core: require("@latch/core/package.json").version,
-}
-const cpus = os.cpus()
-const machine = {
-  cpu: cpus[0]?.model.trim() ?? "unknown CPU",
-  cores: cpus.length,
-  memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
-  platform: `${os.platform()} ${os.release()} (${os.arch()})`,
-}
-const date = new Date().toISOString().slice(0, 10)
-
-const ops = (value) => Math.round(value).toLocaleString("en-US")
-const ratio = (value) => value.toFixed(value < 1 ? 3 : 2)
-const [route, direct] = latch
-
-console.log(
-  `\n${ROUNDS} interleaved rounds, ${BATCH_MS} ms batches, ${seconds.toFixed(1)} s in all`,
-)
-console.table(
-  Object.fromEntries(
-    candidates.map((c) => [
-      c.name,
-      {
-        "median ops/s": ops(c.median),
-        "throughput ÷ floor": ratio(c.throughput),
-        "cost in decrypts": ratio(c.cost),
-        "cost min–max": `${ratio(c.costRange[0])}–${ratio(c.costRange[1])}`,
-        "ops/batch": c.iterations,
-      },
-    ]),
-  ),
-)
-console.log(
-  `Latch GET /auth/session costs ${ratio(route.cost)}× one bare jose.jwtDecrypt ` +
-    `(throughput latch/floor ${ratio(route.throughput)}; medians of per-round ratios)`,
-)
-
-const rows = candidates
-  .map(
-    (c) =>
-      `| ${c.label} | ${ops(c.median)} | ${ratio(c.throughput)} | **${ratio(c.cost)}×** | ` +
-      `${ratio(c.costRange[0])}–${ratio(c.costRange[1])} |`,
+  console.log(
+    `\n${ROUNDS} interleaved rounds, ${BATCH_MS} ms batches, ${seconds.toFixed(1)} s in all`,
   )
-  .join("\n")
+  console.table(
+    Object.fromEntries(
+      candidates.map((c) => [
+        c.name,
+        {
+          "median ops/s": ops(c.median),
+          "throughput ÷ floor": ratio(c.throughput),
+          "cost in decrypts": ratio(c.cost),
+          "cost min–max": `${ratio(c.costRange[0])}–${ratio(c.costRange[1])}`,
+          "ops/batch": c.iterations,
+        },
+      ]),
+    ),
+  )
+  const summary =
+    `Latch GET /auth/session costs ${ratio(route.cost)}× one bare jose.jwtDecrypt ` +
+    `(throughput latch/floor ${ratio(route.throughput)}; medians of per-round ratios)`
+  console.log(summary)
 
-const relative = (c) =>
-  `${ratio(c.cost)}× the time of one bare decrypt (${c.cost < 1 ? "faster" : "slower"} than the floor)`
+  const rows = candidates
+    .map(
+      (c) =>
+        `| ${c.label} | ${ops(c.median)} | ${ratio(c.throughput)} | **${ratio(c.cost)}×** | ` +
+        `${ratio(c.costRange[0])}–${ratio(c.costRange[1])} |`,
+    )
+    .join("\n")
 
-const readme = `<!-- Generated by \`pnpm --filter latch-bench run bench\` (bench/session.mjs): edit the template there. -->
+  const relative = (c) =>
+    `${ratio(c.cost)}× the time of one bare decrypt (${c.cost < 1 ? "faster" : "slower"} than the floor)`
 
-# Latch benchmarks
-
-## Reading a session
+  const markdown = `## Reading a session
 
 **Latch \`GET /auth/session\` costs ${ratio(route.cost)}× one bare \`jose.jwtDecrypt\`** — its
 throughput is ${ratio(route.throughput)}× the bare decrypt's (ratio latch/floor of operations per
 second; above 1 Latch is faster, below 1 slower). \`getSession\` costs ${ratio(direct.cost)}×
 (throughput ${ratio(direct.throughput)}×).
 
-What is measured: a user signs in through Latch's credentials provider (\`GET /auth/csrf\`, then
-a form-encoded \`POST /auth/callback/credentials\`, cookies carried over), which yields an
-encrypted JWT session cookie (JWE, \`dir\` + \`A256CBC-HS512\`). The **floor** is one bare
-\`jose.jwtDecrypt(token, key)\` of that very token, with the 64-byte key Latch derives (HKDF-SHA-256
-with Web Crypto; ikm the secret, salt \`${COOKIE_NAME}\`, info \`Latch Generated Encryption Key
-(${COOKIE_NAME})\`) derived once by the benchmark itself and passed as a cached \`Uint8Array\`. It is
-the least any library must do to read that cookie with jose. **latch** builds
+What is measured (\`bench/session.mjs\`): a user signs in through Latch's credentials provider
+(\`GET /auth/csrf\`, then a form-encoded \`POST /auth/callback/credentials\`, cookies carried over),
+which yields an encrypted JWT session cookie (JWE, \`dir\` + \`A256CBC-HS512\`). The **floor** is one
+bare \`jose.jwtDecrypt(token, key)\` of that very token, with the 64-byte key Latch derives
+(HKDF-SHA-256 with Web Crypto; ikm the secret, salt \`${COOKIE_NAME}\`, info \`Latch Generated
+Encryption Key (${COOKIE_NAME})\`) derived once by the benchmark itself and passed as a cached
+\`Uint8Array\`. It is the least any library must do to read that cookie with jose. **latch** builds
 \`new Request("${ORIGIN}/auth/session", { headers: { cookie } })\`, calls \`Auth(request, config)\`
 with one reused configuration object, and awaits \`response.json()\`; the run checks once that this
 answers 200 with the user and sets no cookie (the session is not re-issued before \`updateAge\`).
@@ -282,16 +272,9 @@ jose as it is, not a lower bound on decrypting it. On every call jose's \`A256CB
 imports the AES and HMAC halves of the key into Web Crypto and awaits each step; Latch imports
 them once per derived key and, on Node, decrypts synchronously with \`node:crypto\` (see
 \`packages/core/src/lib/jwe.ts\`). The tokens are the same standard JWE: jose reads Latch's.
-
-## Environment
-
-- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory} memory, ${machine.platform}
-- Node ${versions.node}, jose ${versions.jose}, @latch/core ${versions.core}
-- Date: ${date}; ${ROUNDS} rounds in ${seconds.toFixed(1)} s
-
-Run it with \`npm run bench\` at the repository root (installs, builds, then runs this package's
-\`bench\` script), or \`pnpm --filter latch-bench run bench\` after building \`@latch/core\`.
 `
 
-writeFileSync(new URL("README.md", import.meta.url), readme)
-console.log("\nwrote bench/README.md")
+  return { markdown, summary, seconds, rounds: ROUNDS }
+}
+
+if (isMain(import.meta.url)) runAsScript(runSession)

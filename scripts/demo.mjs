@@ -1,5 +1,5 @@
-// `npm run demo`: installs what is missing, builds, makes a development AUTH_SECRET on first
-// run, and starts the demo on 127.0.0.1.
+// `npm run demo`: installs what is missing, builds the packages and the demo (apps/demo), makes
+// a development AUTH_SECRET on first run, and starts the demo on 127.0.0.1.
 import { randomBytes } from "node:crypto"
 import { existsSync, readFileSync, writeFileSync, appendFileSync } from "node:fs"
 import { join } from "node:path"
@@ -17,4 +17,11 @@ if (!process.env.AUTH_SECRET && !/^AUTH_SECRET=/m.test(env)) {
 }
 if (!existsSync(envFile)) writeFileSync(envFile, "")
 
-run("node", [`--env-file=${envFile}`, "server.mjs"], { cwd: join(root, "apps/minimal") })
+const host = process.env.HOST ?? "127.0.0.1"
+const port = process.env.PORT ?? "3000"
+console.log(`\n  Latch demo: http://${host}:${port}  (alice / wonderland, bob / canwefixit)\n`)
+run("node", [`--env-file=${envFile}`, "build/index.js"], {
+  cwd: join(root, "apps/demo"),
+  // adapter-node needs the public origin to build URLs (it would assume https otherwise).
+  env: { HOST: host, PORT: port, ORIGIN: process.env.ORIGIN ?? `http://${host}:${port}` },
+})

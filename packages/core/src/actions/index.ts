@@ -41,9 +41,13 @@ const table: Record<AuthAction, { GET?: Route; POST?: Route }> = {
 /** The route for the request's action and method. */
 export function route(request: AuthRequest): Route {
   const routes = table[request.action]
-  const found = routes[request.method as "GET" | "POST"]
+  // HEAD is GET without the body (RFC 9110 §9.3.2); the server drops the body.
+  const method = request.method === "HEAD" ? "GET" : request.method
+  const found = routes[method as "GET" | "POST"]
   if (found) return found
   const error = new MethodNotAllowed(`${request.action} does not accept ${request.method}`)
-  error.allow = Object.keys(routes)
+  error.allow = Object.keys(routes).flatMap((allowed) =>
+    allowed === "GET" ? ["GET", "HEAD"] : [allowed],
+  )
   throw error
 }

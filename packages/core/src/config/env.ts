@@ -12,6 +12,17 @@ export function processEnv(): Env {
   return (globalThis as { process?: { env?: Env } }).process?.env ?? {}
 }
 
+/**
+ * Where `setEnvDefaults` leaves its environment on a configuration, so that what is read per
+ * configuration (`AUTH_URL`) comes from the same place as the rest. A symbol: never serialised.
+ */
+export const envKey: unique symbol = Symbol.for("latch.env") as never
+
+/** The environment a configuration was given with `setEnvDefaults`, else `process.env`. */
+export function envOf(config: object): Env {
+  return (config as { [envKey]?: Env })[envKey] ?? processEnv()
+}
+
 /** `AUTH_SECRET` as a list, newest first: one secret or a comma-separated list. */
 export function secretsFromEnv(env: Env): string[] | undefined {
   const value = env.AUTH_SECRET
@@ -66,7 +77,9 @@ function envName(id: string): string {
  * always done): `secret` from `AUTH_SECRET`, `trustHost` from `AUTH_TRUST_HOST` (and
  * `AUTH_URL`), `redirectProxyUrl` from `AUTH_REDIRECT_PROXY_URL`, `basePath` from `AUTH_URL`'s
  * path, and each OAuth/OIDC provider's `clientId`, `clientSecret` and `issuer` from
- * `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET` and `AUTH_<ID>_ISSUER`.
+ * `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET` and `AUTH_<ID>_ISSUER`. `AUTH_URL` is then read from
+ * `env` too, instead of `process.env` (for platforms without one, and SvelteKit's
+ * `$env/dynamic/private`).
  *
  * @example
  * ```ts
@@ -74,6 +87,7 @@ function envName(id: string): string {
  * ```
  */
 export function setEnvDefaults(env: Env, config: AuthConfig): void {
+  ;(config as { [envKey]?: Env })[envKey] = env
   if (config.secret === undefined) {
     const secrets = secretsFromEnv(env)
     if (secrets) config.secret = secrets.length === 1 ? secrets[0] : secrets

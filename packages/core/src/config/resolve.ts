@@ -30,7 +30,7 @@ import {
   DEFAULT_SESSION_UPDATE_AGE,
   defaultCallbacks,
 } from "./defaults.js"
-import { authURLFromEnv, processEnv, secretsFromEnv, trustHostFromEnv, type Env } from "./env.js"
+import { authURLFromEnv, envOf, secretsFromEnv, trustHostFromEnv, type Env } from "./env.js"
 import { normalizeProviders, type InternalProvider } from "./providers.js"
 
 /** A configuration with every default filled. */
@@ -73,7 +73,7 @@ export interface ResolvedConfig {
 const cache = new WeakMap<AuthConfig, ResolvedConfig>()
 
 /** Resolves a configuration once; later calls with the same object return the cached result. */
-export function resolveConfig(config: AuthConfig, env: Env = processEnv()): ResolvedConfig {
+export function resolveConfig(config: AuthConfig, env: Env = envOf(config)): ResolvedConfig {
   let resolved = cache.get(config)
   if (!resolved) {
     resolved = build(config, env)

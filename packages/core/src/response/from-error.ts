@@ -20,6 +20,7 @@ import {
 import { withQuery } from "../lib/url.js"
 import type { AuthAction, ResponseInternal } from "../types.js"
 import { htmlResponse } from "./html.js"
+import { resolveCallbackUrl } from "../security/redirect.js"
 import { redirectTo } from "./redirect.js"
 
 /** Actions answered with JSON rather than pages or redirects. */
@@ -102,5 +103,14 @@ export async function errorToResponse(
     destination.page === "signIn"
       ? (pages.signIn ?? `${ctx.actionBase}/signin`)
       : (pages.error ?? `${ctx.actionBase}/error`)
-  return redirectTo(ctx, withQuery(page, { error: destination.error, code: destination.code }))
+  // Back on the sign-in page, the next try still goes where the user was headed.
+  const callbackUrl = destination.page === "signIn" ? await resolveCallbackUrl(ctx) : ctx.origin
+  return redirectTo(
+    ctx,
+    withQuery(page, {
+      callbackUrl: new URL(callbackUrl).href === new URL(ctx.origin).href ? undefined : callbackUrl,
+      error: destination.error,
+      code: destination.code,
+    }),
+  )
 }

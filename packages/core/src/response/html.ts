@@ -5,7 +5,10 @@ import type { ResponseInternal } from "../types.js"
 /**
  * The built-in pages need no scripts and no external assets: the policy forbids both, and
  * `frame-ancestors 'none'` stops clickjacking of the sign-in buttons. No `form-action`: forms
- * post to our own endpoints, which redirect on to OAuth servers.
+ * post to our own endpoints, which redirect on to OAuth servers. `Referrer-Policy: same-origin`
+ * keeps the URL from other sites without hiding the page's origin from our own endpoints: with
+ * `no-referrer`, browsers send `Origin: null` on the forms' POSTs, which origin checks (such as
+ * SvelteKit's) rightly refuse.
  */
 const CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; frame-ancestors 'none'; base-uri 'none'"
@@ -18,7 +21,7 @@ export function htmlResponse(page: RenderedPage): ResponseInternal<string> {
       "content-type": "text/html; charset=utf-8",
       "content-security-policy": CONTENT_SECURITY_POLICY,
       "x-frame-options": "DENY",
-      "referrer-policy": "no-referrer",
+      "referrer-policy": "same-origin",
     },
   }
 }

@@ -2,11 +2,18 @@
  * A direct session read for integrations: the session and the cookies to set, without building
  * an HTTP request to `{basePath}/session` or parsing `Set-Cookie` headers back.
  */
-import { resolveConfig } from "../config/resolve.js"
+import { resolveConfig, type ResolvedConfig } from "../config/resolve.js"
 import { CookieJar } from "../cookies/jar.js"
 import { resolveOrigin } from "../request/host.js"
 import type { AuthConfig, Cookie, Session } from "../types.js"
 import { readSession } from "./read.js"
+
+function hasSessionCookie(header: string, config: ResolvedConfig): boolean {
+  return (
+    header.includes(config.cookies(false).sessionToken.name) ||
+    header.includes(config.cookies(true).sessionToken.name)
+  )
+}
 
 /**
  * Reads the session of any request (a page, an API route): one decrypt, the callbacks, and the
@@ -25,7 +32,10 @@ export async function getSession(
 ): Promise<{ session: Session | null; cookies: Cookie[] }> {
   const resolved = resolveConfig(config)
   if (resolved.error) throw resolved.error
-  const cookies = new CookieJar(request.headers.get("cookie"))
+  const header = request.headers.get("cookie")
+  // Most requests of a site are anonymous: without the cookie there is nothing to parse.
+  if (!header || !hasSessionCookie(header, resolved)) return { session: null, cookies: [] }
+  const cookies = new CookieJar(header)
   const site = resolveOrigin(request, new URL(request.url), resolved)
   const secure = resolved.useSecureCookies ?? site.secure
   const session = await readSession({

@@ -71,16 +71,16 @@ describe("paths", () => {
 
 describe("methods", () => {
   const actions: [string, string][] = [
-    ["/auth/csrf", "GET"],
-    ["/auth/providers", "GET"],
-    ["/auth/session", "GET, POST"],
-    ["/auth/signin", "GET, POST"],
-    ["/auth/signin/credentials", "GET, POST"],
-    ["/auth/signout", "GET, POST"],
-    ["/auth/callback/credentials", "GET, POST"],
-    ["/auth/error", "GET"],
-    ["/auth/verify-request", "GET"],
-    ["/auth/webauthn-options/passkey", "GET"],
+    ["/auth/csrf", "GET, HEAD"],
+    ["/auth/providers", "GET, HEAD"],
+    ["/auth/session", "GET, HEAD, POST"],
+    ["/auth/signin", "GET, HEAD, POST"],
+    ["/auth/signin/credentials", "GET, HEAD, POST"],
+    ["/auth/signout", "GET, HEAD, POST"],
+    ["/auth/callback/credentials", "GET, HEAD, POST"],
+    ["/auth/error", "GET, HEAD"],
+    ["/auth/verify-request", "GET, HEAD"],
+    ["/auth/webauthn-options/passkey", "GET, HEAD"],
   ]
   const cases = ["PUT", "DELETE", "PATCH", "OPTIONS"].flatMap((method) =>
     actions.map(([path, allow]) => [method, path, allow] as const),
@@ -94,11 +94,20 @@ describe("methods", () => {
   })
 
   it.each(["/auth/csrf", "/auth/providers", "/auth/error", "/auth/verify-request"])(
-    "answers POST %s with 405 and Allow: GET",
+    "answers POST %s with 405 and Allow: GET, HEAD",
     async (path) => {
       const response = await call(authRequest(path, { method: "POST" }), testConfig())
       expect(response.status).toBe(405)
-      expect(response.headers.get("allow")).toBe("GET")
+      expect(response.headers.get("allow")).toBe("GET, HEAD")
+    },
+  )
+
+  it.each(["/auth/csrf", "/auth/providers", "/auth/session", "/auth/signin", "/auth/error"])(
+    "answers HEAD %s as GET",
+    async (path) => {
+      const response = await call(authRequest(path, { method: "HEAD" }), testConfig())
+      expect(response.status).toBeLessThan(500)
+      expect(response.status).not.toBe(405)
     },
   )
 })

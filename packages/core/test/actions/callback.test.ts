@@ -459,6 +459,27 @@ describe("POST /auth/callback/credentials", () => {
   })
 })
 
+describe("a refused sign-in keeps the callback URL", () => {
+  it("carries a same-origin callbackUrl back to the sign-in page", async () => {
+    const browser = new Browser(testConfig())
+    const response = await browser.signIn("alice", "wrong", { callbackUrl: "/protected" })
+    const location = new URL(response.headers.get("location")!)
+    expect(location.pathname).toBe("/auth/signin")
+    expect(location.searchParams.get("error")).toBe("CredentialsSignin")
+    expect(location.searchParams.get("callbackUrl")).toBe(`${ORIGIN}/protected`)
+  })
+
+  it("does not carry a foreign callbackUrl", async () => {
+    const browser = new Browser(testConfig())
+    const response = await browser.signIn("alice", "wrong", {
+      callbackUrl: "https://evil.example/x",
+    })
+    const location = new URL(response.headers.get("location")!)
+    expect(location.searchParams.get("callbackUrl")).toBeNull()
+    expect(location.searchParams.get("error")).toBe("CredentialsSignin")
+  })
+})
+
 describe("a malformed latch.callback-url cookie", () => {
   const values = [
     "%%%",

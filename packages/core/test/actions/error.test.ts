@@ -81,9 +81,9 @@ describe("GET /auth/error", () => {
     expect(response.headers.get("location")).toBe(`${ORIGIN}/oops?error=AccessDenied`)
   })
 
-  it("answers 405 with Allow: GET for POST", async () => {
+  it("answers 405 with Allow: GET, HEAD for POST", async () => {
     const response = await new Browser(testConfig()).fetch("/auth/error", { form: {} })
     expect(response.status).toBe(405)
-    expect(response.headers.get("allow")).toBe("GET")
+    expect(response.headers.get("allow")).toBe("GET, HEAD")
   })
 })

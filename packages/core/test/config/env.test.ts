@@ -177,6 +177,25 @@ describe("setEnvDefaults", () => {
   })
 })
 
+describe("setEnvDefaults and AUTH_URL", () => {
+  it("makes the configuration read AUTH_URL from the given env instead of process.env", () => {
+    const config: AuthConfig = { providers: [] }
+    setEnvDefaults({ AUTH_SECRET: "x".repeat(40), AUTH_URL: "https://app.example/auth" }, config)
+    expect(resolveConfig(config).authURL?.origin).toBe("https://app.example")
+  })
+
+  it("leaves configurations it never saw on process.env", () => {
+    vi.stubEnv("AUTH_URL", "https://from-process.example")
+    try {
+      expect(resolveConfig({ providers: [], secret: "x".repeat(40) }).authURL?.origin).toBe(
+        "https://from-process.example",
+      )
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+})
+
 describe("isAuthAction", () => {
   it.each([
     "callback",

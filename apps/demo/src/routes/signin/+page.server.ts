@@ -1,0 +1,32 @@
+import { CredentialsSignin } from "@latch/sveltekit"
+import { fail } from "@sveltejs/kit"
+import { signIn } from "../../auth"
+import type { Actions, PageServerLoad } from "./$types"
+
+export const load: PageServerLoad = async ({ locals, url }) => {
+  const session = await locals.auth()
+  return {
+    signedInAs: session?.user?.name ?? null,
+    callbackUrl: url.searchParams.get("callbackUrl") ?? "/",
+  }
+}
+
+export const actions: Actions = {
+  // The server-side form action: a refused password comes back as an inline message.
+  default: async (event) => {
+    const form = await event.request.clone().formData()
+    try {
+      await signIn(event)
+    } catch (error) {
+      if (error instanceof CredentialsSignin) {
+        return fail(400, {
+          code: error.code,
+          username: String(form.get("username") ?? ""),
+          // The form posted to /signin without the page's query: keep where the user was going.
+          callbackUrl: String(form.get("redirectTo") ?? "/"),
+        })
+      }
+      throw error
+    }
+  },
+}

@@ -1,0 +1,100 @@
+/**
+ * One build, three servers: `BENCH_MODE` (read once, at startup) picks how `locals.auth()` works.
+ *
+ * - `none`: no auth at all; `locals.auth()` resolves to `null`.
+ * - `floor`: the least a hand-written hook can do with jose: `locals.auth()` memoized per
+ *   request, one `jose.jwtDecrypt` of the `latch.session-token` cookie with a key derived once.
+ * - `latch`: `SvelteKitAuth(…).handle`, which also answers `/auth/*`.
+ */
+import { building } from "$app/environment"
+import { SvelteKitAuth, type Session } from "@latch/sveltekit"
+import Credentials from "@latch/sveltekit/providers/credentials"
+import type { Handle, ServerInit } from "@sveltejs/kit"
+import { jwtDecrypt } from "jose"
+
+const MODES = ["none", "floor", "latch"] as const
+type Mode = (typeof MODES)[number]
+
+// `vite build` loads this module too (to analyse the app): no mode is needed then.
+const mode = (building ? "none" : process.env.BENCH_MODE) as Mode
+if (!MODES.includes(mode)) {
+  throw new Error(`BENCH_MODE must be one of ${MODES.join(", ")}; got ${process.env.BENCH_MODE}`)
+}
+
+// --- none -------------------------------------------------------------------------------------
+
+const none: Handle = ({ event, resolve }) => {
+  event.locals.auth = async () => null
+  return resolve(event)
+}
+
+// --- floor ------------------------------------------------------------------------------------
+
+const COOKIE_NAME = "latch.session-token" // no `__Secure-` prefix: the bench runs on plain http
+let key: Uint8Array | undefined
+
+/** The 64-byte key Latch derives for its session cookie, derived here independently. */
+async function deriveKey(secret: string): Promise<Uint8Array> {
+  const encoder = new TextEncoder()
+  const ikm = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [
+    "deriveBits",
+  ])
+  const bits = await crypto.subtle.deriveBits(
+    {
+      name: "HKDF",
+      hash: "SHA-256",
+      salt: encoder.encode(COOKIE_NAME),
+      info: encoder.encode(`Latch Generated Encryption Key (${COOKIE_NAME})`),
+    },
+    ikm,
+    512,
+  )
+  return new Uint8Array(bits)
+}
+
+async function readFloor(token: string | undefined): Promise<Session | null> {
+  if (!token || !key) return null
+  try {
+    const { payload } = await jwtDecrypt(token, key)
+    return {
+      user: {
+        name: (payload.name as string | undefined) ?? null,
+        email: (payload.email as string | undefined) ?? null,
+        image: (payload.picture as string | undefined) ?? null,
+      },
+      expires: new Date((payload.exp ?? 0) * 1000).toISOString(),
+    }
+  } catch {
+    return null
+  }
+}
+
+const floor: Handle = ({ event, resolve }) => {
+  let session: Promise<Session | null> | undefined
+  event.locals.auth = () => (session ??= readFloor(event.cookies.get(COOKIE_NAME)))
+  return resolve(event)
+}
+
+// --- latch ------------------------------------------------------------------------------------
+
+const latch = (): Handle =>
+  SvelteKitAuth({
+    providers: [
+      Credentials({
+        credentials: { username: {}, password: {} },
+        authorize: ({ username }) =>
+          username === "alice" ? { id: "1", name: "Alice", email: "alice@example.com" } : null,
+      }),
+    ],
+  }).handle
+
+// --- The hooks --------------------------------------------------------------------------------
+
+export const init: ServerInit = async () => {
+  if (mode !== "floor") return
+  const secret = process.env.AUTH_SECRET
+  if (!secret) throw new Error("BENCH_MODE=floor needs AUTH_SECRET")
+  key = await deriveKey(secret)
+}
+
+export const handle: Handle = mode === "latch" ? latch() : mode === "floor" ? floor : none

@@ -1,0 +1,6 @@
+import adapter from "@sveltejs/adapter-node"
+
+/** @type {import('@sveltejs/kit').Config} */
+export default {
+  kit: { adapter: adapter() },
+}

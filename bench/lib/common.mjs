@@ -1,0 +1,82 @@
+// Shared by the benchmarks: statistics, formatting, the machine and package versions.
+import { readFileSync } from "node:fs"
+import os from "node:os"
+import { pathToFileURL } from "node:url"
+
+/** The bench package's directory, as a URL ending in "/". */
+export const benchDir = new URL("../", import.meta.url)
+
+/** Whether the module at `url` is the script node was started with. */
+export const isMain = (url) =>
+  process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === url
+
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/**
+ * A distribution-free confidence interval of the median (≥ 95 %), from order statistics: with
+ * `n` values, the `k`-th smallest and `k`-th largest, `k` the largest rank such that
+ * P(Binomial(n, ½) < k) ≤ 2.5 %. Too few values for that: their min and max.
+ */
+export function medianInterval(values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  const n = sorted.length
+  let k = 0
+  let below = 0 // P(X < k)
+  let term = 1 // C(n, k)
+  while (k < n && below + term / 2 ** n <= 0.025) {
+    below += term / 2 ** n
+    term = (term * (n - k)) / (k + 1)
+    k++
+  }
+  return k === 0
+    ? { low: sorted[0], high: sorted[n - 1] }
+    : { low: sorted[k - 1], high: sorted[n - k] }
+}
+
+/** Per-round ratios `a[i] / b[i]`: their median, min–max, and the median's interval. */
+export function ratios(a, b) {
+  const values = a.map((value, round) => value / b[round])
+  return {
+    median: median(values),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    ...medianInterval(values),
+  }
+}
+
+/** A rate, rounded, with thousands separators. */
+export const ops = (value) => Math.round(value).toLocaleString("en-US")
+
+/** A ratio: three decimals below 1, two from 1 up. */
+export const ratio = (value) => value.toFixed(value < 1 ? 3 : 2)
+
+/** The version of a package installed for the bench (read from its package.json on disk). */
+export function versionOf(name) {
+  const file = new URL(`node_modules/${name}/package.json`, benchDir)
+  return JSON.parse(readFileSync(file, "utf8")).version
+}
+
+export function machine() {
+  const cpus = os.cpus()
+  return {
+    cpu: cpus[0]?.model.trim() ?? "unknown CPU",
+    cores: cpus.length,
+    memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    platform: `${os.platform()} ${os.release()} (${os.arch()})`,
+  }
+}
+
+/** Runs `main` as a script: an error is printed (without a stack for expected failures). */
+export function runAsScript(main) {
+  main().catch((error) => {
+    console.error(error instanceof BenchError ? `✗ ${error.message}` : error)
+    process.exitCode = 1
+  })
+}
+
+/** A check of the benchmark failed: the numbers would not mean what they say. */
+export class BenchError extends Error {}

@@ -1,0 +1,59 @@
+import { expect, test } from "@playwright/test"
+import { ALICE, screenshot, signInByApi } from "./support"
+
+declare global {
+  interface Window {
+    __marker?: number
+  }
+}
+
+test("the profile page updates the session without a reload", async ({ page }) => {
+  await signInByApi(page, ALICE)
+  await page.goto("/profile")
+  await expect(page.getByTestId("profile-name")).toHaveText(ALICE.name)
+  await expect(page.getByTestId("header-user")).toHaveText(ALICE.name)
+
+  // A reload would drop this.
+  await page.evaluate(() => {
+    window.__marker = 1
+  })
+  const newName = "Alice in Wonderland"
+  await page.getByTestId("name-input").fill(newName)
+  await page.getByRole("button", { name: "Save" }).click()
+
+  await expect(page.getByTestId("saved")).toBeVisible()
+  await expect(page.getByTestId("header-user")).toHaveText(newName)
+  await expect(page.getByTestId("profile-name")).toHaveText(newName)
+  expect(await page.evaluate(() => window.__marker), "the page was not reloaded").toBe(1)
+  await screenshot(page, "profile-saved")
+
+  // The new name is in the session cookie: it survives a reload and shows on home.
+  await page.reload()
+  expect(await page.evaluate(() => window.__marker)).toBeUndefined()
+  await expect(page.getByTestId("header-user")).toHaveText(newName)
+  await expect(page.getByTestId("name-input")).toHaveValue(newName)
+  await page.goto("/")
+  await expect(page.getByTestId("user-name")).toHaveText(newName)
+  const session = await (await page.request.get("/auth/session")).json()
+  expect(session.user.name).toBe(newName)
+})
+
+test("a blank name is refused by the jwt callback", async ({ page }) => {
+  await signInByApi(page, ALICE)
+  await page.goto("/profile")
+  await expect(page.getByTestId("profile-name")).toHaveText(ALICE.name)
+  // Only spaces: the input's `required` is satisfied, the server keeps the old name.
+  await page.getByTestId("name-input").fill("   ")
+  const update = page.waitForResponse(
+    (response) =>
+      response.url().endsWith("/auth/session") && response.request().method() === "POST",
+  )
+  await page.getByRole("button", { name: "Save" }).click()
+  expect((await update).status()).toBe(200)
+  // "Saving…" turns back into "Save" once the page data is reloaded.
+  await expect(page.getByRole("button", { name: "Save", exact: true })).toBeEnabled()
+  await expect(page.getByTestId("saved")).toHaveCount(0)
+  await expect(page.getByTestId("header-user")).toHaveText(ALICE.name)
+  await page.reload()
+  await expect(page.getByTestId("header-user")).toHaveText(ALICE.name)
+})

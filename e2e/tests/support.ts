@@ -1,0 +1,57 @@
+// Shared helpers of the end-to-end tests: the demo's users, the session cookie, a fast sign-in
+// through the HTTP API, and named screenshots.
+import { mkdirSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { expect, test, type BrowserContext, type Page } from "@playwright/test"
+
+/** The demo's users (apps/demo/src/lib/users.ts). */
+export const ALICE = { username: "alice", password: "wonderland", name: "Alice Liddell" }
+export const BOB = { username: "bob", password: "canwefixit", name: "Bob Builder" }
+
+/** The session cookie's name on an http origin (no `__Secure-` prefix). */
+export const SESSION_COOKIE = "latch.session-token"
+
+/** Where named screenshots go, besides the test's output folder: `e2e/screenshots/`. */
+const SCREENSHOTS = fileURLToPath(new URL("../screenshots/", import.meta.url))
+
+/** The session cookie of the context, or `undefined`. Chunked cookies count too. */
+export async function sessionCookie(context: BrowserContext) {
+  const cookies = await context.cookies()
+  return cookies.find((cookie) => cookie.name.startsWith(SESSION_COOKIE))
+}
+
+/**
+ * Signs in through the credentials callback, as the built-in page's form would: for tests whose
+ * subject is not the sign-in itself. The cookies land in the page's context.
+ */
+export async function signInByApi(page: Page, user: { username: string; password: string }) {
+  const origin = new URL(test.info().project.use.baseURL ?? "").origin
+  const response = await page.request.post("/auth/callback/credentials", {
+    // A same-origin form post, as a browser sends it (SvelteKit refuses form posts without it).
+    headers: { origin },
+    form: { username: user.username, password: user.password, callbackUrl: "/" },
+    maxRedirects: 0,
+  })
+  expect(response.status(), "the credentials callback redirects").toBe(302)
+  expect(response.headers()["location"]).not.toContain("error=")
+  expect(await sessionCookie(page.context()), "a session cookie was set").toBeDefined()
+}
+
+/**
+ * Saves a full-page screenshot as `name`.png in `e2e/screenshots/` and attaches it to the
+ * test's report.
+ */
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  // Fonts and images settle before the picture is taken.
+  await page.evaluate(async () => {
+    await document.fonts.ready
+  })
+  const body = await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true })
+  await test.info().attach(name, { body, contentType: "image/png" })
+}
+
+/** The `callbackUrl` of a URL's query, decoded. */
+export function callbackUrlOf(url: string): string | null {
+  return new URL(url).searchParams.get("callbackUrl")
+}

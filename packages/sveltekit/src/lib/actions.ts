@@ -1,0 +1,104 @@
+/**
+ * The `signIn` and `signOut` form actions. They run the flow server-side through `Auth`, with
+ * no CSRF round trip: SvelteKit itself refuses cross-origin form submissions to actions
+ * (`csrf.checkOrigin`, on by default). Cookies are set through `event.cookies`, and the user is
+ * sent on with a 303.
+ *
+ * A refused credentials sign-in throws `CredentialsSignin` to the caller, so a page can answer
+ * `fail(400, { code })` and show the message inline:
+ *
+ * ```ts
+ * export const actions = {
+ *   default: async (event) => {
+ *     try {
+ *       await signIn(event)
+ *     } catch (error) {
+ *       if (error instanceof CredentialsSignin) return fail(400, { code: error.code })
+ *       throw error
+ *     }
+ *   },
+ * }
+ * ```
+ */
+import { base } from "$app/paths"
+import { Auth } from "@latch/core"
+import { redirect, type RequestEvent } from "@sveltejs/kit"
+import { configFor, type PreparedConfig } from "./config.js"
+import { applyCookies } from "./cookies.js"
+import type { SvelteKitAuthConfigInput } from "./types.js"
+
+const PARAM_PREFIX = "authorizationParams-"
+
+/** Where the user goes afterwards: the form's `redirectTo`, the page's `callbackUrl`, or home. */
+function destination(fields: Record<string, string>, event: RequestEvent): string {
+  const { searchParams } = event.url
+  return (
+    fields.redirectTo ||
+    fields.callbackUrl ||
+    searchParams.get("callbackUrl") ||
+    searchParams.get("redirectTo") ||
+    `${base}/`
+  )
+}
+
+async function formFields(event: RequestEvent): Promise<Record<string, string>> {
+  const fields: Record<string, string> = {}
+  let form: FormData
+  try {
+    form = await event.request.formData()
+  } catch {
+    return fields
+  }
+  for (const [key, value] of form)
+    if (typeof value === "string" && !(key in fields)) fields[key] = value
+  return fields
+}
+
+/** Calls `Auth` for an action path with a form body, applies cookies, redirects with 303. */
+async function run(
+  event: RequestEvent,
+  prepared: PreparedConfig,
+  path: string,
+  query: URLSearchParams,
+  body: URLSearchParams,
+): Promise<never> {
+  const url = new URL(`${prepared.authBase}${path}`, event.url.origin)
+  url.search = query.toString()
+  const headers = new Headers(event.request.headers)
+  headers.set("content-type", "application/x-www-form-urlencoded")
+  headers.delete("content-length")
+  const request = new Request(url, { method: "POST", headers, body })
+  const result = await Auth(request, prepared.rawConfig, { csrfVerified: true })
+  applyCookies(event.cookies, result.cookies)
+  redirect(303, result.redirect ?? `${base}/`)
+}
+
+/** Signs in with the form's `providerId`; no provider → the sign-in page. */
+export function createSignIn(input: SvelteKitAuthConfigInput) {
+  return async function signIn(event: RequestEvent): Promise<never> {
+    const prepared = await configFor(input, event)
+    const fields = await formFields(event)
+    const { providerId, redirectTo: _r, callbackUrl: _c, ...rest } = fields
+    const callbackUrl = destination(fields, event)
+    if (!providerId) {
+      redirect(303, `${prepared.authBase}/signin?${new URLSearchParams({ callbackUrl })}`)
+    }
+    const query = new URLSearchParams()
+    const body = new URLSearchParams({ callbackUrl })
+    for (const [key, value] of Object.entries(rest)) {
+      if (key.startsWith(PARAM_PREFIX)) query.set(key.slice(PARAM_PREFIX.length), value)
+      else body.set(key, value)
+    }
+    return run(event, prepared, `/signin/${encodeURIComponent(providerId)}`, query, body)
+  }
+}
+
+/** Signs out and sends the user to the form's `redirectTo` (default: home). */
+export function createSignOut(input: SvelteKitAuthConfigInput) {
+  return async function signOut(event: RequestEvent): Promise<never> {
+    const prepared = await configFor(input, event)
+    const fields = await formFields(event)
+    const body = new URLSearchParams({ callbackUrl: destination(fields, event) })
+    return run(event, prepared, "/signout", new URLSearchParams(), body)
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The user's configuration → the one `@latch/core` runs, prepared once per configuration object:
+ * environment from `$env/dynamic/private`, `basePath` under SvelteKit's `paths.base`, and
+ * `trustHost` on unless `AUTH_TRUST_HOST=false`.
+ */
+import { base } from "$app/paths"
+import { env } from "$env/dynamic/private"
+import { raw, setEnvDefaults } from "@latch/core"
+import type { AuthConfig } from "@latch/core/types"
+import type { RequestEvent } from "@sveltejs/kit"
+import type { SvelteKitAuthConfigInput } from "./types.js"
+
+/** A configuration ready for `Auth`, with what the integration needs to know about it. */
+export interface PreparedConfig {
+  config: AuthConfig
+  /** The same configuration with the `raw` marker, for form actions. */
+  rawConfig: AuthConfig & { raw: typeof raw }
+  /** Where the actions live: `paths.base` + `basePath`, e.g. `/app/auth`. */
+  authBase: string
+}
+
+const prepared = new WeakMap<AuthConfig, PreparedConfig>()
+
+/** Joins URL paths with exactly one "/" between segments and no trailing "/". */
+export function joinPaths(...parts: string[]): string {
+  const segments = parts.flatMap((part) => part.split("/")).filter(Boolean)
+  return segments.length ? `/${segments.join("/")}` : ""
+}
+
+function prepare(user: AuthConfig): PreparedConfig {
+  const trust = env.AUTH_TRUST_HOST?.trim().toLowerCase()
+  const config: AuthConfig = {
+    ...user,
+    basePath: joinPaths(base, user.basePath ?? "/auth"),
+    trustHost: user.trustHost ?? !(trust === "false" || trust === "0"),
+  }
+  setEnvDefaults(env, config)
+  return { config, rawConfig: { ...config, raw }, authBase: config.basePath! }
+}
+
+/** The prepared configuration for a request: computed once per configuration object. */
+export async function configFor(
+  input: SvelteKitAuthConfigInput,
+  event: RequestEvent,
+): Promise<PreparedConfig> {
+  const user = typeof input === "function" ? await input(event) : input
+  let result = prepared.get(user)
+  if (!result) {
+    result = prepare(user)
+    prepared.set(user, result)
+  }
+  return result
+}

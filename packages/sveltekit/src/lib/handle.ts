@@ -1,0 +1,76 @@
+/**
+ * The `handle` hook. In order:
+ *
+ * 1. during build and prerender: `locals.auth()` resolves to `null`, no auth code runs;
+ * 2. a request under `{paths.base}{basePath}` is answered by `Auth`;
+ * 3. any other request gets a lazy, memoized `locals.auth()` and goes on to `resolve`.
+ *
+ * CSRF: a POST to the actions is accepted when it is provably same-origin (`Origin` equals the
+ * app's origin, or `Sec-Fetch-Site: same-origin`), or when it carries a double-submit token that
+ * `Auth` then verifies. A cross-site POST without a token is refused with 403 — even where an
+ * app turned SvelteKit's own origin check off.
+ */
+import { building } from "$app/environment"
+import { Auth } from "@latch/core"
+import type { Handle, RequestEvent } from "@sveltejs/kit"
+import { configFor } from "./config.js"
+import { createLocalsAuth } from "./locals.js"
+import type { SvelteKitAuthConfigInput } from "./types.js"
+
+/** Whether the path is `authBase` or below it. */
+function isUnder(pathname: string, authBase: string): boolean {
+  return (
+    pathname.startsWith(authBase) &&
+    (pathname.length === authBase.length || pathname[authBase.length] === "/")
+  )
+}
+
+/** Whether the browser says the request comes from the app's own origin. */
+export function isSameOrigin(event: Pick<RequestEvent, "request" | "url">): boolean {
+  const origin = event.request.headers.get("origin")
+  if (origin !== null) return origin === event.url.origin
+  return event.request.headers.get("sec-fetch-site") === "same-origin"
+}
+
+/** Whether a POST body carries a `csrfToken` field (read from a clone; the original is kept). */
+async function carriesCSRFToken(request: Request): Promise<boolean> {
+  const type = request.headers.get("content-type") ?? ""
+  try {
+    if (type.includes("application/json")) {
+      const body: unknown = await request.clone().json()
+      return typeof body === "object" && body !== null && "csrfToken" in body
+    }
+    if (type.includes("form")) return (await request.clone().formData()).has("csrfToken")
+  } catch {
+    // An unreadable body carries no token; Auth answers the rest.
+  }
+  return false
+}
+
+const crossSite = () =>
+  new Response(
+    JSON.stringify({
+      error: "CrossSiteRequest",
+      message: "Cross-site POST requests need a CSRF token from the csrf action.",
+    }),
+    { status: 403, headers: { "content-type": "application/json", "cache-control": "no-store" } },
+  )
+
+export function createHandle(input: SvelteKitAuthConfigInput): Handle {
+  return async ({ event, resolve }) => {
+    if (building) {
+      event.locals.auth = async () => null
+      return resolve(event)
+    }
+    const { config, authBase } = await configFor(input, event)
+    if (isUnder(event.url.pathname, authBase)) {
+      if (event.request.method === "POST") {
+        if (isSameOrigin(event)) return Auth(event.request, config, { csrfVerified: true })
+        if (!(await carriesCSRFToken(event.request))) return crossSite()
+      }
+      return Auth(event.request, config)
+    }
+    event.locals.auth = createLocalsAuth(event, config)
+    return resolve(event)
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * `@latch/sveltekit`: Latch for SvelteKit.
+ *
+ * @example
+ * ```ts
+ * // src/auth.ts
+ * import { SvelteKitAuth } from "@latch/sveltekit"
+ * import Credentials from "@latch/sveltekit/providers/credentials"
+ * export const { handle, signIn, signOut } = SvelteKitAuth({ providers: [Credentials({ authorize })] })
+ *
+ * // src/hooks.server.ts
+ * export { handle } from "./auth"
+ * ```
+ */
+import type { Handle, RequestEvent } from "@sveltejs/kit"
+import { createSignIn, createSignOut } from "./actions.js"
+import { createHandle } from "./handle.js"
+import type { SvelteKitAuthConfigInput } from "./types.js"
+
+export type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
+export * from "@latch/core/errors"
+export type * from "@latch/core/types"
+
+/** What `SvelteKitAuth` returns. */
+export interface SvelteKitAuthResult {
+  /** The hook: answers `{basePath}/*`, sets `event.locals.auth()` for every other request. */
+  handle: Handle
+  /** A form action that signs in with the form's `providerId`. */
+  signIn: (event: RequestEvent) => Promise<never>
+  /** A form action that signs out. */
+  signOut: (event: RequestEvent) => Promise<never>
+}
+
+/**
+ * Sets Latch up for a SvelteKit app.
+ *
+ * @param config the configuration, or a function of the request event returning it (sync or
+ *   async), e.g. to read a platform's environment per request
+ */
+export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthResult {
+  return {
+    handle: createHandle(config),
+    signIn: createSignIn(config),
+    signOut: createSignOut(config),
+  }
+}

@@ -1,0 +1,28 @@
+/** Types of `@latch/sveltekit`, and the `App.Locals` declaration apps get by importing it. */
+import type { AuthConfig, Session } from "@latch/core/types"
+import type { RequestEvent } from "@sveltejs/kit"
+
+/**
+ * The configuration: `@latch/core`'s, with `basePath` relative to SvelteKit's `paths.base`
+ * (default `/auth`) and `trustHost` on by default, since SvelteKit builds `event.url` from the
+ * adapter's trusted origin.
+ */
+export type SvelteKitAuthConfig = AuthConfig
+
+/** A configuration, or a function of the request event returning one (lazy initialisation). */
+export type SvelteKitAuthConfigInput =
+  | SvelteKitAuthConfig
+  | ((event: RequestEvent) => SvelteKitAuthConfig | Promise<SvelteKitAuthConfig>)
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- SvelteKit declares App as a namespace
+  namespace App {
+    interface Locals {
+      /**
+       * The session of this request, or `null`. Memoized: however many loads and actions call
+       * it, the cookie is decrypted once.
+       */
+      auth(): Promise<Session | null>
+    }
+  }
+}

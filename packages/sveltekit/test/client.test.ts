@@ -1,0 +1,269 @@
+/**
+ * The client helpers against a real SvelteKit app (test/app, adapter-node), built once and
+ * served on 127.0.0.1. The helpers run here under a minimal browser shim: `window.location`, and
+ * a `fetch` that resolves relative URLs against the app's origin, keeps cookies in a jar and
+ * sends `Origin` on POSTs, as a browser does.
+ */
+import { spawn, type ChildProcess } from "node:child_process"
+import { createServer } from "node:net"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import { getSession, signIn, signOut, updateSession } from "../src/lib/client.js"
+import { SESSION_COOKIE, setCookies } from "./helpers/event.js"
+
+const APP = fileURLToPath(new URL("./app", import.meta.url))
+const VITE = fileURLToPath(new URL("../node_modules/.bin/vite", import.meta.url))
+const SECRET = "client-test-secret-long-enough-0123456789abcdef"
+
+const realFetch = globalThis.fetch
+let server: ChildProcess | undefined
+let ORIGIN = ""
+let serverLog = ""
+
+/** A free TCP port on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0))
+    })
+  })
+}
+
+/** Runs a command to completion; rejects with its output on failure. */
+function run(command: string, args: string[], cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    child.stdout.on("data", (chunk) => (output += chunk))
+    child.stderr.on("data", (chunk) => (output += chunk))
+    child.once("error", reject)
+    child.once("exit", (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${command} ${args.join(" ")}: ${code}\n${output}`)),
+    )
+  })
+}
+
+async function waitForServer(): Promise<void> {
+  const deadline = Date.now() + 15_000
+  while (Date.now() < deadline) {
+    if (server?.exitCode !== null) throw new Error(`the app exited:\n${serverLog}`)
+    try {
+      if ((await realFetch(`${ORIGIN}/auth/providers`)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`the app did not start:\n${serverLog}`)
+}
+
+/** The browser: a cookie jar, and whether POSTs carry an Origin header. */
+const browser = {
+  cookies: new Map<string, string>(),
+  sendOrigin: true,
+  requests: [] as { method: string; url: string }[],
+}
+
+/** `fetch` as a page of the app sees it. */
+async function browserFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+  const url = new URL(input instanceof Request ? input.url : String(input), `${ORIGIN}/`)
+  if (url.origin !== ORIGIN) throw new Error(`unexpected cross-origin fetch to ${url}`)
+  const method = (init.method ?? "GET").toUpperCase()
+  const headers = new Headers(init.headers)
+  if (browser.cookies.size)
+    headers.set(
+      "cookie",
+      [...browser.cookies].map(([name, value]) => `${name}=${value}`).join("; "),
+    )
+  if (method !== "GET" && method !== "HEAD" && browser.sendOrigin) headers.set("origin", ORIGIN)
+  if (!headers.has("accept")) headers.set("accept", "*/*")
+  browser.requests.push({ method, url: url.href })
+  const response = await realFetch(url, { ...init, method, headers, redirect: "manual" })
+  for (const cookie of setCookies(response)) {
+    if (cookie.deleted) browser.cookies.delete(cookie.name)
+    else browser.cookies.set(cookie.name, cookie.value)
+  }
+  return response
+}
+
+beforeAll(async () => {
+  await run(VITE, ["build"], APP)
+  const port = await freePort()
+  ORIGIN = `http://127.0.0.1:${port}`
+  server = spawn(process.execPath, ["build/index.js"], {
+    cwd: APP,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ORIGIN,
+      AUTH_SECRET: SECRET,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  server.stdout!.on("data", (chunk) => (serverLog += chunk))
+  server.stderr!.on("data", (chunk) => (serverLog += chunk))
+  await waitForServer()
+  vi.stubGlobal("window", { location: { href: `${ORIGIN}/`, reload() {} } })
+  vi.stubGlobal("fetch", browserFetch)
+}, 120_000)
+
+afterAll(async () => {
+  vi.unstubAllGlobals()
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once("exit", resolve))
+    server.kill()
+    await exited
+  }
+})
+
+beforeEach(() => {
+  ;(globalThis as unknown as { window: { location: { href: string } } }).window.location.href =
+    `${ORIGIN}/`
+  browser.sendOrigin = true
+})
+
+const location = () =>
+  (globalThis as unknown as { window: { location: { href: string } } }).window.location.href
+
+describe("client helpers against a running app", () => {
+  it("getSession() is null when signed out", async () => {
+    expect(await getSession()).toBeNull()
+  })
+
+  it("signIn with a wrong password reports CredentialsSignin with its code", async () => {
+    const result = await signIn("credentials", {
+      username: "alice",
+      password: "nope",
+      redirect: false,
+    })
+    expect(result).toMatchObject({ ok: false, error: "CredentialsSignin", code: "credentials" })
+    expect(result!.url).toBeNull()
+    expect(browser.cookies.has(SESSION_COOKIE)).toBe(false)
+    expect(await getSession()).toBeNull()
+  })
+
+  it("signIn with credentials and redirect: false signs in", async () => {
+    const result = await signIn("credentials", {
+      username: "alice",
+      password: "wonderland",
+      redirect: false,
+    })
+    expect(result).toMatchObject({ ok: true, error: null, code: null, status: 200 })
+    expect(new URL(result!.url!).origin).toBe(ORIGIN)
+    expect(location()).toBe(`${ORIGIN}/`)
+    expect(browser.cookies.has(SESSION_COOKIE)).toBe(true)
+    expect(await getSession()).toMatchObject({
+      user: { name: "Alice", email: "alice@example.com" },
+      expires: expect.any(String),
+    })
+  })
+
+  it("locals.auth() on a page sees the session", async () => {
+    const response = await browserFetch("/", { headers: { accept: "text/html" } })
+    expect(response.status).toBe(200)
+    expect(await response.text()).toContain("alice@example.com")
+  })
+
+  it("updateSession(data) runs the jwt callback with trigger update", async () => {
+    const updated = await updateSession({ name: "New" })
+    expect(updated).toMatchObject({ user: { name: "New", email: "alice@example.com" } })
+    expect(await getSession()).toMatchObject({ user: { name: "New" } })
+  })
+
+  it("updateSession works on the double-submit token alone (no Origin header)", async () => {
+    browser.sendOrigin = false
+    const updated = await updateSession({ name: "Newer" })
+    expect(updated).toMatchObject({ user: { name: "Newer" } })
+    expect(await getSession()).toMatchObject({ user: { name: "Newer" } })
+  })
+
+  it("signOut({ redirect: false }) ends the session and stays on the page", async () => {
+    const { url } = await signOut({ redirect: false })
+    expect(new URL(url).origin).toBe(ORIGIN)
+    expect(location()).toBe(`${ORIGIN}/`)
+    expect(browser.cookies.has(SESSION_COOKIE)).toBe(false)
+    expect(await getSession()).toBeNull()
+  })
+
+  it("signIn() without a provider navigates to the sign-in page", async () => {
+    const requests = browser.requests.length
+    const result = await signIn()
+    expect(result).toBeUndefined()
+    expect(location()).toBe(`/auth/signin?${new URLSearchParams({ callbackUrl: `${ORIGIN}/` })}`)
+    expect(browser.requests.length).toBe(requests)
+    const page = await browserFetch(location())
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain("/auth/callback/credentials")
+  })
+
+  it("signIn with credentials and redirect navigates to redirectTo", async () => {
+    const result = await signIn("credentials", {
+      username: "alice",
+      password: "wonderland",
+      redirectTo: "/dashboard",
+    })
+    expect(result).toBeUndefined()
+    expect(location()).toBe(`${ORIGIN}/dashboard`)
+    expect(await getSession()).toMatchObject({ user: { name: "Alice" } })
+    await signOut({ redirect: false })
+  })
+
+  it("the signIn form action answers a form POST with 303 and the session cookie", async () => {
+    const response = await realFetch(`${ORIGIN}/signin`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        origin: ORIGIN,
+        accept: "text/html",
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({
+        providerId: "credentials",
+        username: "alice",
+        password: "wonderland",
+        redirectTo: "/welcome",
+      }),
+    })
+    expect(response.status).toBe(303)
+    expect(new URL(response.headers.get("location")!, ORIGIN).href).toBe(`${ORIGIN}/welcome`)
+    const session = setCookies(response).find((cookie) => cookie.name === SESSION_COOKIE)
+    expect(session?.deleted).toBe(false)
+    expect(session?.attributes).toHaveProperty("httponly")
+    const check = await realFetch(`${ORIGIN}/auth/session`, {
+      headers: { cookie: `${SESSION_COOKIE}=${session!.value}` },
+    })
+    expect(await check.json()).toMatchObject({ user: { name: "Alice" } })
+  })
+
+  it("refuses a cross-site form POST to /auth/signout without a token (403)", async () => {
+    const response = await realFetch(`${ORIGIN}/auth/signout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        origin: "https://evil.example",
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "",
+    })
+    expect(response.status).toBe(403)
+  })
+
+  it("refuses a cross-site JSON POST without a token in the handle itself (403)", async () => {
+    // Not a form content type: SvelteKit's own origin check lets it through to the handle.
+    const response = await realFetch(`${ORIGIN}/auth/signout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: "https://evil.example", "content-type": "application/json" },
+      body: "{}",
+    })
+    expect(response.status).toBe(403)
+    expect(await response.json()).toMatchObject({ error: "CrossSiteRequest" })
+  })
+})

@@ -1,0 +1,253 @@
+import type { Component } from "svelte"
+import { render } from "svelte/server"
+import { afterEach, describe, expect, it } from "vitest"
+import { SignIn, SignOut } from "../src/lib/components/index.js"
+import ButtonSnippetParent from "./fixtures/ButtonSnippetParent.svelte"
+import EmailSlotParent from "./fixtures/EmailSlotParent.svelte"
+import SignOutSlotParent from "./fixtures/SignOutSlotParent.svelte"
+import SignOutSnippetParent from "./fixtures/SignOutSnippetParent.svelte"
+import SlotParent from "./fixtures/SlotParent.svelte"
+import SnippetParent from "./fixtures/SnippetParent.svelte"
+import { setBase } from "./stubs/app-paths.js"
+
+type Attributes = Record<string, string>
+
+const ENTITIES: Record<string, string> = {
+  "&quot;": '"',
+  "&#34;": '"',
+  "&#39;": "'",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&amp;": "&",
+}
+const decode = (value: string) =>
+  value.replace(/&(?:quot|#34|#39|lt|gt|amp);/g, (e) => ENTITIES[e]!)
+
+/** The server-rendered HTML of a component, without Svelte's hydration comments. */
+function html(component: Component<any>, props: Record<string, unknown> = {}): string {
+  return render(component, { props }).body.replace(/<!--[\s\S]*?-->/g, "")
+}
+
+/** Every `<tag …>` with its attributes, values decoded (attribute-aware: `>` may occur in values). */
+function elements(markup: string, tag: string): Attributes[] {
+  const pattern = new RegExp(`<${tag}((?:\\s+[\\w:.-]+(?:="[^"]*")?)*)\\s*/?>`, "g")
+  return [...markup.matchAll(pattern)].map(([, attributes = ""]) => {
+    const result: Attributes = {}
+    for (const [, name, value] of attributes.matchAll(/([\w:.-]+)(?:="([^"]*)")?/g))
+      result[name!] = decode(value ?? "")
+    return result
+  })
+}
+
+const form = (markup: string) => {
+  const forms = elements(markup, "form")
+  expect(forms).toHaveLength(1)
+  return forms[0]!
+}
+const hidden = (markup: string) =>
+  elements(markup, "input")
+    .filter((input) => input.type === "hidden")
+    .map(({ name, value }) => [name, value])
+const buttonText = (markup: string) => /<button[^>]*>([\s\S]*?)<\/button>/.exec(markup)?.[1]?.trim()
+
+afterEach(() => setBase(""))
+
+describe("<SignIn />", () => {
+  it("renders a POST form to /signin with the provider as a hidden field", () => {
+    const markup = html(SignIn, { provider: "github" })
+    expect(form(markup)).toMatchObject({ method: "POST", action: "/signin" })
+    expect(hidden(markup)).toEqual([["providerId", "github"]])
+    expect(buttonText(markup)).toBe("Sign in with github")
+    expect(elements(markup, "button")[0]).toMatchObject({ type: "submit" })
+  })
+
+  it("renders an empty providerId and a plain label without a provider", () => {
+    const markup = html(SignIn)
+    expect(hidden(markup)).toEqual([["providerId", ""]])
+    expect(buttonText(markup)).toBe("Sign in")
+  })
+
+  it("posts to ${base}/${signInPage}", () => {
+    setBase("/app")
+    expect(form(html(SignIn, { provider: "github" })).action).toBe("/app/signin")
+    expect(form(html(SignIn, { provider: "github", signInPage: "login" })).action).toBe(
+      "/app/login",
+    )
+    expect(form(html(SignIn, { provider: "github", signInPage: "/login" })).action).toBe(
+      "/app/login",
+    )
+    setBase("")
+    expect(form(html(SignIn, { signInPage: "login" })).action).toBe("/login")
+  })
+
+  it("renders options as hidden inputs and authorizationParams as authorizationParams-*", () => {
+    const markup = html(SignIn, {
+      provider: "github",
+      options: { redirectTo: "/dashboard", remember: true, n: 3 },
+      authorizationParams: { prompt: "login", login_hint: "a@b.c" },
+    })
+    expect(hidden(markup)).toEqual([
+      ["providerId", "github"],
+      ["redirectTo", "/dashboard"],
+      ["remember", "true"],
+      ["n", "3"],
+      ["authorizationParams-prompt", "login"],
+      ["authorizationParams-login_hint", "a@b.c"],
+    ])
+  })
+
+  it("sets className on the form and passes other attributes through", () => {
+    const markup = html(SignIn, {
+      provider: "github",
+      className: "signin primary",
+      id: "login-form",
+      "aria-label": "Sign in form",
+      "data-x": "42",
+    })
+    expect(form(markup)).toMatchObject({
+      class: "signin primary",
+      id: "login-form",
+      "aria-label": "Sign in form",
+      "data-x": "42",
+      method: "POST",
+      action: "/signin",
+    })
+    expect(form(markup)).not.toHaveProperty("classname")
+    expect(form(markup)).not.toHaveProperty("className")
+  })
+
+  it.each(["nodemailer", "email"])("gives the email provider %s a labelled email input", (id) => {
+    const markup = html(SignIn, { provider: id })
+    const inputs = elements(markup, "input").filter((input) => input.name === "email")
+    expect(inputs).toHaveLength(1)
+    expect(inputs[0]).toMatchObject({ type: "email" })
+    expect(inputs[0]).toHaveProperty("required")
+    // The input sits inside a <label> with text: it is labelled.
+    expect(markup).toMatch(/<label[^>]*>\s*Email\s*<input[^>]*name="email"[^>]*\/?>\s*<\/label>/)
+  })
+
+  it("renders no email field for OAuth or credentials providers", () => {
+    for (const provider of ["github", "credentials"])
+      expect(elements(html(SignIn, { provider }), "input").map((i) => i.name)).toEqual([
+        "providerId",
+      ])
+  })
+
+  it("replaces the email field with the email slot", () => {
+    const markup = html(EmailSlotParent)
+    const emails = elements(markup, "input").filter((input) => input.name === "email")
+    expect(emails).toHaveLength(1)
+    expect(emails[0]).toMatchObject({ class: "custom-email" })
+    expect(markup).not.toContain("latch-email")
+  })
+
+  it("escapes hostile option values, names and attributes", () => {
+    const hostile = '"><script>alert(1)</script>'
+    const markup = html(SignIn, {
+      provider: hostile,
+      options: { redirectTo: hostile, [hostile]: "x" },
+      authorizationParams: { prompt: hostile },
+      className: hostile,
+      "data-x": hostile,
+    })
+    expect(markup).not.toContain("<script")
+    expect(markup).not.toContain(hostile)
+    expect(hidden(markup)).toEqual([
+      ["providerId", hostile],
+      ["redirectTo", hostile],
+      [hostile, "x"],
+      ["authorizationParams-prompt", hostile],
+    ])
+    expect(form(markup)).toMatchObject({ class: hostile, "data-x": hostile })
+  })
+
+  it("renders the credentials and submitButton slots", () => {
+    const markup = html(SlotParent)
+    expect(buttonText(markup)).toContain("Slot button")
+    expect(buttonText(markup)).not.toContain("Sign in")
+    expect(elements(markup, "input").map((input) => input.name)).toEqual(["providerId", "otp"])
+  })
+
+  it("renders the credentials and submitButton snippets", () => {
+    const markup = html(SnippetParent)
+    expect(buttonText(markup)).toBe("<span>Snippet button</span>")
+    expect(elements(markup, "input").find((input) => input.name === "password")).toMatchObject({
+      type: "password",
+    })
+    // Snippets are not spread onto the form as attributes.
+    for (const name of Object.keys(form(markup)))
+      expect(["action", "class", "method"]).toContain(name)
+  })
+
+  it("renders the submitButton snippet for any provider, the credentials one only for credentials", () => {
+    const github = html(ButtonSnippetParent, { provider: "github" })
+    expect(buttonText(github)).toBe("<strong>Continue with github</strong>")
+    expect(elements(github, "input").map((input) => input.name)).toEqual([
+      "providerId",
+      "redirectTo",
+    ])
+    const credentials = html(ButtonSnippetParent, { provider: "credentials" })
+    expect(elements(credentials, "input").map((input) => input.name)).toContain("otp")
+  })
+
+  it("emits no static link to the auth pages (prerender-safe)", () => {
+    for (const markup of [
+      html(SignIn),
+      html(SignIn, { provider: "github" }),
+      html(SignIn, { provider: "nodemailer" }),
+      html(SlotParent),
+      html(SnippetParent),
+    ]) {
+      expect(markup).not.toMatch(/<a\b/)
+      expect(markup).not.toContain("/auth/")
+    }
+  })
+})
+
+describe("<SignOut />", () => {
+  it("renders a POST form to /signout with a default button", () => {
+    const markup = html(SignOut)
+    expect(form(markup)).toMatchObject({ method: "POST", action: "/signout" })
+    expect(hidden(markup)).toEqual([])
+    expect(buttonText(markup)).toBe("Sign out")
+  })
+
+  it("posts to ${base}/${signOutPage} and renders options, class and attributes", () => {
+    setBase("/app")
+    const markup = html(SignOut, {
+      signOutPage: "logout",
+      options: { redirectTo: "/bye" },
+      className: "out",
+      id: "signout",
+      "aria-label": "Sign out form",
+      "data-x": "1",
+    })
+    expect(form(markup)).toMatchObject({
+      method: "POST",
+      action: "/app/logout",
+      class: "out",
+      id: "signout",
+      "aria-label": "Sign out form",
+      "data-x": "1",
+    })
+    expect(hidden(markup)).toEqual([["redirectTo", "/bye"]])
+  })
+
+  it("escapes hostile option values", () => {
+    const hostile = '"><script>alert(1)</script>'
+    const markup = html(SignOut, { options: { redirectTo: hostile } })
+    expect(markup).not.toContain("<script")
+    expect(hidden(markup)).toEqual([["redirectTo", hostile]])
+  })
+
+  it("renders the submitButton slot and snippet", () => {
+    const slot = html(SignOutSlotParent)
+    expect(buttonText(slot)).toContain("Log out (slot)")
+    expect(hidden(slot)).toEqual([["redirectTo", "/bye"]])
+    expect(buttonText(html(SignOutSnippetParent))).toBe("<em>Log out (snippet)</em>")
+  })
+
+  it("emits no static link", () => {
+    expect(html(SignOut)).not.toMatch(/<a\b/)
+  })
+})

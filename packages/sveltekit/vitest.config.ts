@@ -1,0 +1,18 @@
+import { svelte } from "@sveltejs/vite-plugin-svelte"
+import { fileURLToPath } from "node:url"
+import { defineConfig } from "vitest/config"
+
+const stub = (name: string) => fileURLToPath(new URL(`./test/stubs/${name}.ts`, import.meta.url))
+
+export default defineConfig({
+  plugins: [svelte()],
+  resolve: {
+    alias: {
+      "$app/environment": stub("app-environment"),
+      "$app/paths": stub("app-paths"),
+      "$app/forms": stub("app-forms"),
+      "$env/dynamic/private": stub("env-dynamic-private"),
+    },
+  },
+  test: { include: ["test/**/*.test.ts"], exclude: ["test/app/**"] },
+})
