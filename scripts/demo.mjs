@@ -7,6 +7,7 @@ import { install, root, run } from "./lib.mjs"
 
 install()
 run("pnpm", ["run", "build"])
+run("pnpm", ["--filter", "latch-demo", "run", "build"])
 
 const envFile = join(root, ".env")
 const env = existsSync(envFile) ? readFileSync(envFile, "utf8") : ""
