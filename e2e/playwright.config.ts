@@ -4,6 +4,13 @@ import { defineConfig, devices } from "@playwright/test"
 
 const PORT = 4173
 const ORIGIN = `http://127.0.0.1:${PORT}`
+const OP_PORT = 4174
+/** The demo's local OpenID Provider, and the demo's client at it. */
+const LOCAL_OP = {
+  AUTH_LOCAL_OP_ISSUER: `http://127.0.0.1:${OP_PORT}`,
+  AUTH_LOCAL_OP_ID: "latch-e2e",
+  AUTH_LOCAL_OP_SECRET: "latch-e2e-local-op-secret",
+}
 
 export default defineConfig({
   testDir: "./tests",
@@ -36,20 +43,32 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: "pnpm --filter latch-demo build && node ../apps/demo/build/index.js",
-    url: `${ORIGIN}/`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 180_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      HOST: "127.0.0.1",
-      PORT: String(PORT),
-      // adapter-node builds URLs from ORIGIN; without it, it would assume https.
-      ORIGIN,
-      // A fixed secret for tests only: sessions are throwaway.
-      AUTH_SECRET: "latch-e2e-test-secret-not-for-production-0123456789abcdef",
+  webServer: [
+    {
+      command: "node ../apps/demo/op/server.mjs",
+      url: `${LOCAL_OP.AUTH_LOCAL_OP_ISSUER}/.well-known/openid-configuration`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { ...LOCAL_OP, OP_HOST: "127.0.0.1", OP_PORT: String(OP_PORT), DEMO_ORIGIN: ORIGIN },
     },
-  },
+    {
+      command: "pnpm --filter latch-demo build && node ../apps/demo/build/index.js",
+      url: `${ORIGIN}/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 180_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        HOST: "127.0.0.1",
+        PORT: String(PORT),
+        // adapter-node builds URLs from ORIGIN; without it, it would assume https.
+        ORIGIN,
+        // A fixed secret for tests only: sessions are throwaway.
+        AUTH_SECRET: "latch-e2e-test-secret-not-for-production-0123456789abcdef",
+        ...LOCAL_OP,
+      },
+    },
+  ],
 })

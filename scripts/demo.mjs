@@ -1,5 +1,7 @@
 // `npm run demo`: installs what is missing, builds the packages and the demo (apps/demo), makes
-// a development AUTH_SECRET on first run, and starts the demo on 127.0.0.1.
+// a development AUTH_SECRET on first run, and starts the demo and its local OpenID Provider on
+// 127.0.0.1.
+import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { existsSync, readFileSync, writeFileSync, appendFileSync } from "node:fs"
 import { join } from "node:path"
@@ -20,9 +22,27 @@ if (!existsSync(envFile)) writeFileSync(envFile, "")
 
 const host = process.env.HOST ?? "127.0.0.1"
 const port = process.env.PORT ?? "3000"
-console.log(`\n  Latch demo: http://${host}:${port}  (alice / wonderland, bob / canwefixit)\n`)
+const opPort = process.env.OP_PORT ?? "3001"
+const origin = process.env.ORIGIN ?? `http://${host}:${port}`
+const localOP = {
+  AUTH_LOCAL_OP_ISSUER: `http://${host}:${opPort}`,
+  AUTH_LOCAL_OP_ID: "latch-demo",
+  AUTH_LOCAL_OP_SECRET: "latch-demo-local-op-secret",
+}
+
+// The local OpenID Provider runs beside the demo and stops with it.
+const op = spawn(process.execPath, ["op/server.mjs"], {
+  cwd: join(root, "apps/demo"),
+  stdio: "inherit",
+  env: { ...process.env, ...localOP, OP_HOST: host, OP_PORT: opPort, DEMO_ORIGIN: origin },
+})
+const stop = () => op.kill()
+process.on("exit", stop)
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(0))
+
+console.log(`\n  Latch demo: ${origin}  (alice / wonderland, bob / canwefixit)\n`)
 run("node", [`--env-file=${envFile}`, "build/index.js"], {
   cwd: join(root, "apps/demo"),
   // adapter-node needs the public origin to build URLs (it would assume https otherwise).
-  env: { HOST: host, PORT: port, ORIGIN: process.env.ORIGIN ?? `http://${host}:${port}` },
+  env: { HOST: host, PORT: port, ORIGIN: origin, ...localOP },
 })

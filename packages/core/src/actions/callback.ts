@@ -2,20 +2,21 @@
  * `GET|POST {basePath}/callback/<provider>` → the provider's flow finishes with an identity,
  * and `establishSession` does the rest.
  */
-import { isCredentialsProvider } from "../config/providers.js"
+import { isCredentialsProvider, isOAuthProvider } from "../config/providers.js"
 import { InvalidProvider, MethodNotAllowed } from "../errors.js"
 import { finishCredentials } from "../flows/credentials.js"
 import { redirectTo } from "../response/redirect.js"
 import { verifyCSRF } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import { establishSession } from "../session/establish.js"
-import type { CredentialsConfig } from "../providers/index.js"
+import type { CredentialsConfig, OAuthProviderConfig } from "../providers/index.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
 import { providerOf } from "./provider.js"
 
 export async function callback(ctx: ActionContext): Promise<ResponseInternal> {
   const provider = providerOf(ctx)
+  if (isOAuthProvider(provider)) return oauthCallback(ctx, provider)
   if (!isCredentialsProvider(provider))
     throw new InvalidProvider(`Provider "${provider.id}" has no callback`)
   if (ctx.request.method !== "POST") {
@@ -36,5 +37,21 @@ export async function signInWithCredentials(
   const callbackUrl = await resolveCallbackUrl(ctx)
   const identity = await finishCredentials(ctx, provider)
   const { redirect } = await establishSession(ctx, identity, callbackUrl)
+  return redirectTo(ctx, redirect)
+}
+
+/**
+ * The OAuth callback: no CSRF token (the provider's redirect carries none); the state, PKCE and
+ * nonce checks tie it to the browser that started the sign-in instead.
+ */
+async function oauthCallback(
+  ctx: ActionContext,
+  provider: OAuthProviderConfig,
+): Promise<ResponseInternal> {
+  const { finishOAuth } = await import("../flows/oauth/index.js")
+  const outcome = await finishOAuth(ctx, provider)
+  if ("redirect" in outcome) return { status: outcome.status, redirect: outcome.redirect }
+  const callbackUrl = await resolveCallbackUrl(ctx)
+  const { redirect } = await establishSession(ctx, outcome.identity, callbackUrl)
   return redirectTo(ctx, redirect)
 }

@@ -13,7 +13,7 @@ import { resolveCallbackUrl } from "../security/redirect.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
 import { providerOf } from "./provider.js"
-import { isCredentialsProvider } from "../config/providers.js"
+import { isCredentialsProvider, isOAuthProvider } from "../config/providers.js"
 import { InvalidProvider } from "../errors.js"
 import { signInWithCredentials } from "./callback.js"
 
@@ -58,5 +58,9 @@ export async function startSignIn(ctx: ActionContext): Promise<ResponseInternal>
   }
   const provider = providerOf(ctx)
   if (isCredentialsProvider(provider)) return signInWithCredentials(ctx, provider)
+  if (isOAuthProvider(provider)) {
+    const { startOAuth } = await import("../flows/oauth/index.js")
+    return redirectTo(ctx, await startOAuth(ctx, provider))
+  }
   throw new InvalidProvider(`Provider "${provider.id}" cannot start a sign-in`)
 }

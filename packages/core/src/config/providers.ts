@@ -1,6 +1,12 @@
 /** Providers as given (objects or factories) → one normalized list, built once per config. */
-import { InvalidProvider, MissingAuthorize } from "../errors.js"
-import type { CredentialsConfig, Provider, ProviderConfig } from "../providers/index.js"
+import { InvalidEndpoints, InvalidProvider, MissingAuthorize } from "../errors.js"
+import type {
+  CredentialsConfig,
+  OAuthProviderConfig,
+  Provider,
+  ProviderConfig,
+} from "../providers/index.js"
+import type { Env } from "./env.js"
 
 /** A provider as the flows see it: a configuration object with `id`, `name` and `type`. */
 export type InternalProvider = ProviderConfig
@@ -10,8 +16,70 @@ export function isCredentialsProvider(provider: InternalProvider): provider is C
   return provider.type === "credentials"
 }
 
+/** Whether the provider signs in through an OAuth 2.0 or OpenID Connect server. */
+export function isOAuthProvider(provider: InternalProvider): provider is OAuthProviderConfig {
+  return provider.type === "oauth" || provider.type === "oidc"
+}
+
 /** The kinds of provider this version can run. */
-const supportedTypes = new Set(["credentials"])
+const supportedTypes = new Set(["credentials", "oauth", "oidc"])
+
+/** The provider id as it appears in variable names: `microsoft-entra-id` → `MICROSOFT_ENTRA_ID`. */
+function envName(id: string): string {
+  return id.toUpperCase().replace(/-/g, "_")
+}
+
+function isURL(value: unknown): boolean {
+  if (typeof value !== "string") return false
+  try {
+    const { protocol } = new URL(value)
+    return protocol === "https:" || protocol === "http:"
+  } catch {
+    return false
+  }
+}
+
+/** Fills an OAuth provider's client id, secret and issuer from the environment; checks them. */
+function normalizeOAuth(
+  provider: OAuthProviderConfig,
+  where: string,
+  env: Env,
+): OAuthProviderConfig {
+  const name = envName(provider.id)
+  const filled: OAuthProviderConfig = {
+    ...provider,
+    clientId: provider.clientId ?? env[`AUTH_${name}_ID`],
+    clientSecret: provider.clientSecret ?? env[`AUTH_${name}_SECRET`],
+    issuer: provider.issuer ?? (provider.type === "oidc" ? env[`AUTH_${name}_ISSUER`] : undefined),
+  }
+  if (!filled.clientId) {
+    throw new InvalidProvider(`${where} ("${provider.id}") has no clientId: set AUTH_${name}_ID`)
+  }
+  const method = filled.client?.token_endpoint_auth_method ?? "client_secret_basic"
+  if (method !== "none" && !filled.clientSecret) {
+    throw new InvalidProvider(
+      `${where} ("${provider.id}") has no clientSecret: set AUTH_${name}_SECRET, or client.token_endpoint_auth_method "none" for a public client`,
+    )
+  }
+  const endpoint = (value: OAuthProviderConfig["authorization"]) =>
+    typeof value === "string" ? value : value?.url
+  for (const key of ["authorization", "token", "userinfo"] as const) {
+    const url = endpoint(filled[key])
+    if (url !== undefined && !isURL(url)) {
+      throw new InvalidEndpoints(`${where}.${key} of "${provider.id}" is not an http(s) URL`)
+    }
+  }
+  if (filled.issuer !== undefined && !isURL(filled.issuer)) {
+    throw new InvalidEndpoints(`${where}.issuer of "${provider.id}" is not an http(s) URL`)
+  }
+  const hasEndpoints = endpoint(filled.authorization) && endpoint(filled.token)
+  if (!filled.issuer && !hasEndpoints) {
+    throw new InvalidEndpoints(
+      `${where} ("${provider.id}") needs an issuer (AUTH_${name}_ISSUER) or authorization and token endpoints`,
+    )
+  }
+  return filled
+}
 
 /**
  * Calls factories, checks ids and types, and indexes providers by id. Throws the configuration
@@ -19,6 +87,7 @@ const supportedTypes = new Set(["credentials"])
  */
 export function normalizeProviders(
   providers: readonly Provider[] | undefined,
+  env: Env = {},
 ): Map<string, InternalProvider> {
   const byId = new Map<string, InternalProvider>()
   if (providers !== undefined && !Array.isArray(providers)) {
@@ -48,10 +117,11 @@ export function normalizeProviders(
         `${where} ("${provider.id}") is a credentials provider without an "authorize" function`,
       )
     }
-    byId.set(provider.id, {
+    const named = {
       ...provider,
       name: typeof provider.name === "string" ? provider.name : provider.id,
-    })
+    }
+    byId.set(provider.id, isOAuthProvider(named) ? normalizeOAuth(named, where, env) : named)
   }
   return byId
 }

@@ -66,8 +66,8 @@ export interface ResolvedConfig {
   error: AuthError | undefined
   /** The cookies for a secure or insecure origin. */
   cookies(secure: boolean): ResolvedCookies
-  /** The session keys for a salt (the session cookie's name), derived once. */
-  sessionKeys(salt: string): Promise<DerivedKey[]>
+  /** The keys for a salt (a cookie name): derived from the secrets once, newest first. */
+  keys(salt: string): Promise<DerivedKey[]>
 }
 
 const cache = new WeakMap<AuthConfig, ResolvedConfig>()
@@ -114,7 +114,7 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
   let error: AuthError | undefined
   let providers = new Map<string, InternalProvider>()
   try {
-    providers = normalizeProviders(config.providers)
+    providers = normalizeProviders(config.providers, env)
     const warnings = assertConfig({
       secrets,
       strategy: session.strategy,
@@ -159,7 +159,7 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
       const variant = secure ? "secure" : "insecure"
       return (cookieVariants[variant] ??= resolveCookies(secure, config.cookies))
     },
-    sessionKeys(salt) {
+    keys(salt) {
       let keys = keysBySalt.get(salt)
       if (!keys) {
         keys = deriveKeys(secrets, salt)

@@ -28,7 +28,7 @@ export async function readSessionToken(
     const token = await ctx.config.jwt.decode({ token: value, secret: secretParam(ctx), salt })
     return { present: true, token: token ?? null }
   }
-  const payload = await decryptJWE(value, await ctx.config.sessionKeys(salt))
+  const payload = await decryptJWE(value, await ctx.config.keys(salt))
   return { present: true, token: isCurrentToken(payload) ? payload : null }
 }
 
@@ -43,7 +43,7 @@ export async function writeSessionToken(ctx: SessionContext, token: JWT): Promis
   let value: string
   if (ctx.config.builtInJWT) {
     const issuedAt = nowSeconds()
-    const [key] = await ctx.config.sessionKeys(name)
+    const [key] = await ctx.config.keys(name)
     value = await encryptJWE(
       { ...claims, iat: issuedAt, exp: issuedAt + maxAge, jti: crypto.randomUUID() },
       key!,

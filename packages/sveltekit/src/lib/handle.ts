@@ -8,7 +8,8 @@
  * CSRF: a POST to the actions is accepted when it is provably same-origin (`Origin` equals the
  * app's origin, or `Sec-Fetch-Site: same-origin`), or when it carries a double-submit token that
  * `Auth` then verifies. A cross-site POST without a token is refused with 403 — even where an
- * app turned SvelteKit's own origin check off.
+ * app turned SvelteKit's own origin check off. Provider callbacks are the exception: they are
+ * checked by state, PKCE and nonce, and credentials callbacks still need their token.
  */
 import { building } from "$app/environment"
 import { Auth } from "@latch/core"
@@ -23,6 +24,14 @@ function isUnder(pathname: string, authBase: string): boolean {
     pathname.startsWith(authBase) &&
     (pathname.length === authBase.length || pathname[authBase.length] === "/")
   )
+}
+
+/**
+ * Whether the path is a provider's callback. An OAuth server may post its response there from
+ * its own origin (`response_mode=form_post`, e.g. Apple); state, PKCE and nonce protect it.
+ */
+function isCallback(pathname: string, authBase: string): boolean {
+  return pathname.startsWith(`${authBase}/callback/`)
 }
 
 /** Whether the browser says the request comes from the app's own origin. */
@@ -64,7 +73,7 @@ export function createHandle(input: SvelteKitAuthConfigInput): Handle {
     }
     const { config, authBase } = await configFor(input, event)
     if (isUnder(event.url.pathname, authBase)) {
-      if (event.request.method === "POST") {
+      if (event.request.method === "POST" && !isCallback(event.url.pathname, authBase)) {
         if (isSameOrigin(event)) return Auth(event.request, config, { csrfVerified: true })
         if (!(await carriesCSRFToken(event.request))) return crossSite()
       }

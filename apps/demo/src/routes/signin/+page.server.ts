@@ -3,11 +3,17 @@ import { fail } from "@sveltejs/kit"
 import { signIn } from "../../auth"
 import type { Actions, PageServerLoad } from "./$types"
 
-export const load: PageServerLoad = async ({ locals, url }) => {
+export const load: PageServerLoad = async ({ locals, url, fetch }) => {
   const session = await locals.auth()
+  // Every provider but the password form, for a <SignIn/> button each.
+  const providers = (await (await fetch("/auth/providers")).json()) as Record<
+    string,
+    { id: string; name: string; type: string }
+  >
   return {
     signedInAs: session?.user?.name ?? null,
     callbackUrl: url.searchParams.get("callbackUrl") ?? "/",
+    providers: Object.values(providers).filter((provider) => provider.type !== "credentials"),
   }
 }
 

@@ -1,0 +1,240 @@
+/**
+ * The end of an OAuth sign-in (RFC 6749 §4.1.2–§4.1.4, OpenID Connect Core §3.1.3): the
+ * authorization response is validated (state, RFC 9207 `iss`), the code exchanged with the PKCE
+ * verifier, the ID token validated (issuer, audience, expiry, nonce, and its signature against
+ * the JWKS), the profile read from the ID token or the userinfo endpoint, and mapped to a user.
+ * Every check cookie is deleted first, whatever happens next.
+ */
+import * as oauth from "oauth4webapi"
+import type { ActionContext } from "../../actions/context.js"
+import {
+  AuthError,
+  CallbackRouteError,
+  InvalidCheck,
+  InvalidEndpoints,
+  OAuthCallbackError,
+} from "../../errors.js"
+import { customFetch } from "../../markers.js"
+import type { OAuthProviderConfig, ProviderFetch } from "../../providers/index.js"
+import type { Identity } from "../../session/establish.js"
+import type { Profile, TokenSet } from "../../types.js"
+import { checksOf, clearChecks, nonce, pkce, state } from "./checks.js"
+import { authorizationServerOf } from "./discovery.js"
+import { clientOf, endpointUrl, httpOptions } from "./http.js"
+import { identityOf } from "./profile.js"
+import { originOfState, proxyOf, redirectUriOf } from "./redirect-uri.js"
+
+/** What the callback leads to: an identity, or a redirect (form_post, redirect proxy). */
+export type OAuthOutcome = { identity: Identity } | { redirect: string; status: number }
+
+/** oauth4webapi's failures of a check (as opposed to an unreachable or misbehaving server). */
+const checkFailures = new Set<string>([
+  oauth.JWT_CLAIM_COMPARISON,
+  oauth.JSON_ATTRIBUTE_COMPARISON,
+  oauth.JWT_TIMESTAMP_CHECK,
+  oauth.KEY_SELECTION,
+])
+
+/** Maps whatever failed to the error the user and the log see. */
+function classify(error: unknown, provider: OAuthProviderConfig): AuthError {
+  if (error instanceof AuthError) return error
+  if (
+    error instanceof oauth.AuthorizationResponseError ||
+    error instanceof oauth.ResponseBodyError
+  ) {
+    return new OAuthCallbackError(
+      `"${provider.id}" answered ${error.error}: ${error.error_description ?? ""}`.trim(),
+      {
+        cause: error,
+      },
+    )
+  }
+  if (error instanceof oauth.OperationProcessingError && checkFailures.has(error.code ?? "")) {
+    return new InvalidCheck(
+      `A check of the response from "${provider.id}" failed: ${error.message}`,
+      {
+        cause: error,
+      },
+    )
+  }
+  if (error instanceof oauth.OperationProcessingError && /state/i.test(error.message)) {
+    return new InvalidCheck(
+      `The state of the callback from "${provider.id}" does not match: ${error.message}`,
+      {
+        cause: error,
+      },
+    )
+  }
+  return new CallbackRouteError(
+    `The sign-in with "${provider.id}" failed: ${(error as Error)?.message ?? error}`,
+    {
+      cause: error,
+    },
+  )
+}
+
+/** The callback's parameters: the query, or the form body of a `form_post` response. */
+function callbackParams(ctx: ActionContext): URLSearchParams {
+  if (ctx.request.method !== "POST") return new URLSearchParams(ctx.request.url.search)
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(ctx.request.body)) {
+    if (typeof value === "string") params.set(key, value)
+  }
+  return params
+}
+
+/** Whether ID token claims say who the user is beyond the subject. */
+function hasProfileClaims(claims: oauth.IDToken): boolean {
+  return ["name", "email", "preferred_username", "given_name", "nickname"].some(
+    (claim) => claims[claim] !== undefined,
+  )
+}
+
+async function profileOf(
+  ctx: ActionContext,
+  provider: OAuthProviderConfig,
+  server: oauth.AuthorizationServer,
+  client: oauth.Client,
+  tokens: TokenSet,
+  claims: oauth.IDToken | undefined,
+): Promise<Profile> {
+  const { userinfo } = provider
+  if (provider.type === "oidc" && provider.idToken !== false && claims) {
+    // Servers that keep profile claims out of the ID token (OpenID Connect Core §5.4, as many
+    // do by default) give them at the userinfo endpoint, for the same subject.
+    const url = endpointUrl(userinfo) ?? server.userinfo_endpoint
+    if (hasProfileClaims(claims) || !url || !tokens.access_token) return claims as Profile
+    const response = await oauth.userInfoRequest(
+      { ...server, userinfo_endpoint: url },
+      client,
+      tokens.access_token as string,
+      httpOptions(provider, url),
+    )
+    const info = await oauth.processUserInfoResponse(server, client, claims.sub, response)
+    return { ...claims, ...info } as Profile
+  }
+  const options = httpOptions(provider, server.userinfo_endpoint)
+  if (
+    typeof userinfo === "object" &&
+    "request" in userinfo &&
+    typeof userinfo.request === "function"
+  ) {
+    const base = provider[customFetch] ?? (fetch as ProviderFetch)
+    const fetchWithTimeout: ProviderFetch = (input, init) =>
+      base(input, { signal: options.signal(), ...init })
+    return (await userinfo.request({ tokens, provider, fetch: fetchWithTimeout })) as Profile
+  }
+  const url = endpointUrl(userinfo) ?? server.userinfo_endpoint
+  if (!url)
+    throw new InvalidEndpoints(`"${provider.id}" gives no ID token and has no userinfo endpoint`)
+  const accessToken = tokens.access_token as string
+  if (provider.type === "oidc") {
+    const response = await oauth.userInfoRequest(
+      { ...server, userinfo_endpoint: url },
+      client,
+      accessToken,
+      options,
+    )
+    return (await oauth.processUserInfoResponse(
+      server,
+      client,
+      claims?.sub ?? oauth.skipSubjectCheck,
+      response,
+    )) as Profile
+  }
+  // Plain OAuth 2.0 has no standard profile: any JSON object the endpoint returns.
+  const response = await oauth.protectedResourceRequest(
+    accessToken,
+    "GET",
+    new URL(url),
+    new Headers({ accept: "application/json" }),
+    null,
+    httpOptions(provider, url),
+  )
+  if (!response.ok)
+    throw new CallbackRouteError(
+      `The userinfo endpoint of "${provider.id}" answered ${response.status}`,
+    )
+  const profile: unknown = await response.json()
+  if (typeof profile !== "object" || profile === null) {
+    throw new CallbackRouteError(
+      `The userinfo endpoint of "${provider.id}" did not answer a JSON object`,
+    )
+  }
+  return profile as Profile
+}
+
+/** Finishes the sign-in, or forwards it (redirect proxy, `form_post`). */
+export async function finishOAuth(
+  ctx: ActionContext,
+  provider: OAuthProviderConfig,
+): Promise<OAuthOutcome> {
+  const params = callbackParams(ctx)
+  const checks = checksOf(provider)
+  const stateCookie = ctx.cookies.get(ctx.cookieOptions.state.name)
+  const pkceCookie = ctx.cookies.get(ctx.cookieOptions.pkceCodeVerifier.name)
+
+  // The redirect proxy: a callback whose state was sealed by another deployment goes there.
+  const returnedState = params.get("state")
+  if (returnedState && proxyOf(ctx, provider) !== undefined) {
+    const origin = await originOfState(ctx, returnedState)
+    if (origin && origin !== ctx.origin) {
+      const target = new URL(
+        `${origin}${ctx.config.basePath}/callback/${encodeURIComponent(provider.id)}`,
+      )
+      target.search = params.toString()
+      return { redirect: target.href, status: 302 }
+    }
+  }
+  // `response_mode=form_post` arrives as a cross-site POST, which carries no SameSite=Lax
+  // cookies: answer with a same-URL GET, on which the browser sends them.
+  if (ctx.request.method === "POST" && stateCookie === undefined && pkceCookie === undefined) {
+    const target = new URL(ctx.request.url)
+    target.search = params.toString()
+    return { redirect: target.href, status: 303 }
+  }
+
+  clearChecks(ctx)
+  try {
+    if (params.has("error")) {
+      throw new OAuthCallbackError(
+        `"${provider.id}" answered ${params.get("error")}: ${params.get("error_description") ?? ""}`.trim(),
+      )
+    }
+    const expectedState =
+      checks.has("state") || proxyOf(ctx, provider) ? await state.use(ctx) : oauth.skipStateCheck
+    const verifier = checks.has("pkce") ? await pkce.use(ctx) : oauth.nopkce
+    const expectedNonce = checks.has("nonce") ? await nonce.use(ctx) : oauth.expectNoNonce
+
+    const server = await authorizationServerOf(provider)
+    const { client, auth } = clientOf(provider)
+    const callback = oauth.validateAuthResponse(server, client, params, expectedState)
+    const response = await oauth.authorizationCodeGrantRequest(
+      server,
+      client,
+      auth,
+      callback,
+      redirectUriOf(ctx, provider),
+      verifier,
+      httpOptions(provider, server.token_endpoint),
+    )
+    const tokens = await oauth.processAuthorizationCodeResponse(server, client, response, {
+      expectedNonce,
+      requireIdToken: provider.type === "oidc",
+    })
+    if (tokens.id_token) {
+      if (!server.jwks_uri)
+        throw new InvalidEndpoints(`"${provider.id}" sends ID tokens but has no jwks_uri`)
+      await oauth.validateApplicationLevelSignature(
+        server,
+        response,
+        httpOptions(provider, server.jwks_uri),
+      )
+    }
+    const claims = oauth.getValidatedIdTokenClaims(tokens)
+    const profile = await profileOf(ctx, provider, server, client, tokens as TokenSet, claims)
+    return { identity: await identityOf(provider, profile, tokens as TokenSet) }
+  } catch (error) {
+    throw classify(error, provider)
+  }
+}
