@@ -52,6 +52,8 @@ async function oauthCallback(
   const outcome = await finishOAuth(ctx, provider)
   if ("redirect" in outcome) return { status: outcome.status, redirect: outcome.redirect }
   const callbackUrl = await resolveCallbackUrl(ctx)
-  const { redirect } = await establishSession(ctx, outcome.identity, callbackUrl)
+  const { redirect } = await establishSession(ctx, outcome.identity, callbackUrl, {
+    allowEmailLinking: provider.allowDangerousEmailAccountLinking === true,
+  })
   return redirectTo(ctx, redirect)
 }

@@ -1,12 +1,14 @@
 /**
- * The end of every sign-in, whatever the provider: the `signIn` callback decides, the `jwt`
- * callback shapes the token, the session cookie is set and the `signIn` event fires.
+ * The end of every sign-in, whatever the provider: the `signIn` callback decides, the user is
+ * matched to a stored one (with an adapter), the `jwt` callback shapes the token, the session
+ * cookie is set and the `signIn` event fires.
  */
 import type { ActionContext } from "../actions/context.js"
 import { AccessDenied, CallbackRouteError } from "../errors.js"
 import type { JWT } from "../jwt.js"
 import type { Account, Profile, User } from "../types.js"
 import { emitEvent } from "./events.js"
+import { resolveUser } from "./link-account.js"
 import { clearSessionToken, writeSessionToken } from "./jwt-strategy.js"
 
 /** Who signed in, as a flow found out. */
@@ -48,10 +50,12 @@ export async function establishSession(
   ctx: ActionContext,
   identity: Identity,
   callbackUrl: string,
+  options: { allowEmailLinking: boolean } = { allowEmailLinking: false },
 ): Promise<SignInOutcome> {
   const allowed = await allowSignIn(ctx, identity)
   if (allowed !== true) return { redirect: allowed }
-  const { user, account, profile } = identity
+  const { account, profile } = identity
+  const { user, isNewUser } = await resolveUser(ctx, identity, options)
   const defaultToken: JWT = {
     name: user.name ?? null,
     email: user.email ?? null,
@@ -65,13 +69,15 @@ export async function establishSession(
       user,
       account,
       profile,
-      trigger: "signIn",
+      isNewUser,
+      trigger: isNewUser ? "signUp" : "signIn",
     })
   } catch (error) {
     throw new CallbackRouteError("The jwt callback threw during sign-in", { cause: error })
   }
   if (token) await writeSessionToken(ctx, token)
   else clearSessionToken(ctx)
-  await emitEvent(ctx, "signIn", { user, account, profile })
-  return { redirect: callbackUrl }
+  await emitEvent(ctx, "signIn", { user, account, profile, isNewUser })
+  const { newUser } = ctx.config.pages
+  return { redirect: isNewUser && newUser ? new URL(newUser, ctx.origin).href : callbackUrl }
 }

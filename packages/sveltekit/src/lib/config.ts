@@ -17,6 +17,8 @@ export interface PreparedConfig {
   rawConfig: AuthConfig & { raw: typeof raw }
   /** Where the actions live: `paths.base` + `basePath`, e.g. `/app/auth`. */
   authBase: string
+  /** The callback paths of OAuth providers, which an OAuth server may post to cross-site. */
+  oauthCallbacks: Set<string>
 }
 
 const prepared = new WeakMap<AuthConfig, PreparedConfig>()
@@ -35,7 +37,14 @@ function prepare(user: AuthConfig): PreparedConfig {
     trustHost: user.trustHost ?? !(trust === "false" || trust === "0"),
   }
   setEnvDefaults(env, config)
-  return { config, rawConfig: { ...config, raw }, authBase: config.basePath! }
+  const oauthCallbacks = new Set<string>()
+  for (const provider of config.providers) {
+    const { id, type } = typeof provider === "function" ? provider() : provider
+    if (type === "oauth" || type === "oidc") {
+      oauthCallbacks.add(`${config.basePath}/callback/${encodeURIComponent(id)}`)
+    }
+  }
+  return { config, rawConfig: { ...config, raw }, authBase: config.basePath!, oauthCallbacks }
 }
 
 /** The prepared configuration for a request: computed once per configuration object. */

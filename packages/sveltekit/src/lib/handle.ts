@@ -26,14 +26,6 @@ function isUnder(pathname: string, authBase: string): boolean {
   )
 }
 
-/**
- * Whether the path is a provider's callback. An OAuth server may post its response there from
- * its own origin (`response_mode=form_post`, e.g. Apple); state, PKCE and nonce protect it.
- */
-function isCallback(pathname: string, authBase: string): boolean {
-  return pathname.startsWith(`${authBase}/callback/`)
-}
-
 /** Whether the browser says the request comes from the app's own origin. */
 export function isSameOrigin(event: Pick<RequestEvent, "request" | "url">): boolean {
   const origin = event.request.headers.get("origin")
@@ -71,9 +63,12 @@ export function createHandle(input: SvelteKitAuthConfigInput): Handle {
       event.locals.auth = async () => null
       return resolve(event)
     }
-    const { config, authBase } = await configFor(input, event)
+    const { config, authBase, oauthCallbacks } = await configFor(input, event)
     if (isUnder(event.url.pathname, authBase)) {
-      if (event.request.method === "POST" && !isCallback(event.url.pathname, authBase)) {
+      // An OAuth server may post its response from its own origin (`response_mode=form_post`,
+      // e.g. Apple): state, PKCE and nonce protect those callbacks instead.
+      const isOAuthCallback = oauthCallbacks.has(event.url.pathname)
+      if (event.request.method === "POST" && !isOAuthCallback) {
         if (isSameOrigin(event)) return Auth(event.request, config, { csrfVerified: true })
         if (!(await carriesCSRFToken(event.request))) return crossSite()
       }

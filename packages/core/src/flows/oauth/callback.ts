@@ -73,6 +73,33 @@ function classify(error: unknown, provider: OAuthProviderConfig): AuthError {
   )
 }
 
+/**
+ * RFC 9207: the `iss` of the response must be the issuer the request went to (a mix-up attack
+ * sends the user back from another one). Without a known issuer (a plain OAuth provider with
+ * explicit endpoints) there is nothing to compare with, so the parameter is dropped rather than
+ * checked against a guess.
+ */
+function checkIssuer(
+  provider: OAuthProviderConfig,
+  server: oauth.AuthorizationServer,
+  params: URLSearchParams,
+): void {
+  const iss = params.get("iss")
+  if (!provider.issuer) {
+    params.delete("iss")
+    return
+  }
+  if (iss === null) {
+    if (server.authorization_response_iss_parameter_supported) {
+      throw new InvalidCheck(`The callback from "${provider.id}" lacks the iss its server promises`)
+    }
+    return
+  }
+  if (iss !== server.issuer) {
+    throw new InvalidCheck(`The callback names issuer "${iss}", not "${server.issuer}" (mix-up)`)
+  }
+}
+
 /** The callback's parameters: the query, or the form body of a `form_post` response. */
 function callbackParams(ctx: ActionContext): URLSearchParams {
   if (ctx.request.method !== "POST") return new URLSearchParams(ctx.request.url.search)
@@ -196,11 +223,8 @@ export async function finishOAuth(
 
   clearChecks(ctx)
   try {
-    if (params.has("error")) {
-      throw new OAuthCallbackError(
-        `"${provider.id}" answered ${params.get("error")}: ${params.get("error_description") ?? ""}`.trim(),
-      )
-    }
+    // Even an error response is checked first: a forged "access_denied" must not end someone
+    // else's sign-in. oauth4webapi reports the error itself once state and iss pass.
     const expectedState =
       checks.has("state") || proxyOf(ctx, provider) ? await state.use(ctx) : oauth.skipStateCheck
     const verifier = checks.has("pkce") ? await pkce.use(ctx) : oauth.nopkce
@@ -208,6 +232,7 @@ export async function finishOAuth(
 
     const server = await authorizationServerOf(provider)
     const { client, auth } = clientOf(provider)
+    checkIssuer(provider, server, params)
     const callback = oauth.validateAuthResponse(server, client, params, expectedState)
     const response = await oauth.authorizationCodeGrantRequest(
       server,

@@ -1,0 +1,150 @@
+/**
+ * Sign in with GitHub (an OAuth App or a GitHub App's user authorization), on github.com or on a
+ * GitHub Enterprise Server.
+ *
+ * @module providers/github
+ */
+import type { OAuthConfig, OAuthUserConfig, ProviderFetch } from "./index.js"
+import { withDefaults } from "../lib/endpoint.js"
+
+/**
+ * The authenticated user, as `GET /user` of the GitHub REST API returns it. With a token that
+ * has the `user` scope, the private fields (plan, disk usage…) are present too.
+ *
+ * @see https://docs.github.com/en/rest/users/users#get-the-authenticated-user
+ */
+export interface GitHubProfile {
+  login: string
+  id: number
+  node_id: string
+  avatar_url: string
+  gravatar_id: string | null
+  url: string
+  html_url: string
+  type: string
+  site_admin: boolean
+  name: string | null
+  company: string | null
+  blog: string | null
+  location: string | null
+  /**
+   * The public email address, or `null` when the user keeps it private. Latch then fills it
+   * with the primary verified address from `GET /user/emails` (scope `user:email`).
+   */
+  email: string | null
+  hireable: boolean | null
+  bio: string | null
+  twitter_username?: string | null
+  public_repos: number
+  public_gists: number
+  followers: number
+  following: number
+  created_at: string
+  updated_at: string
+  [field: string]: unknown
+}
+
+/** One entry of `GET /user/emails`. */
+export interface GitHubEmail {
+  email: string
+  primary: boolean
+  verified: boolean
+  visibility: "public" | "private" | null
+}
+
+/** Options of `GitHub()`: the usual OAuth options, and where GitHub is. */
+export interface GitHubOptions<P extends GitHubProfile> extends OAuthUserConfig<P> {
+  /**
+   * A GitHub Enterprise Server, e.g. `https://github.example.com`: its OAuth endpoints are used,
+   * and its REST API under `/api/v3`. @default github.com
+   */
+  baseUrl?: string
+}
+
+const DEFAULT_SCOPE = "read:user user:email"
+
+/** The GitHub REST API headers for a user access token. */
+function apiHeaders(accessToken: string): Record<string, string> {
+  return {
+    Authorization: `Bearer ${accessToken}`,
+    Accept: "application/vnd.github+json",
+    "User-Agent": "latch",
+    "X-GitHub-Api-Version": "2022-11-28",
+  }
+}
+
+/**
+ * Reads the user, and when their email address is private, their primary verified address: a
+ * failing `/user/emails` (scope not granted) leaves the email `null` rather than failing the
+ * sign-in.
+ */
+async function fetchUser(api: string, accessToken: string, fetch: ProviderFetch) {
+  const headers = apiHeaders(accessToken)
+  const response = await fetch(`${api}/user`, { headers })
+  if (!response.ok) throw new Error(`GitHub answered ${response.status} to GET /user`)
+  const profile = (await response.json()) as GitHubProfile
+  if (!profile.email) {
+    const emails = await fetch(`${api}/user/emails`, { headers })
+    if (emails.ok) {
+      const list = (await emails.json()) as GitHubEmail[]
+      const primary = Array.isArray(list) ? list.find((e) => e.primary && e.verified) : undefined
+      profile.email = primary?.email ?? null
+    }
+  }
+  return profile
+}
+
+/**
+ * Adds GitHub sign-in.
+ *
+ * Register an OAuth App (Settings → Developer settings → OAuth Apps) with the callback URL
+ * `https://example.com/auth/callback/github` (your origin and base path), then set:
+ *
+ * - `AUTH_GITHUB_ID`: the app's client ID
+ * - `AUTH_GITHUB_SECRET`: a client secret
+ *
+ * The profile is read from `GET /user`; when the user's email is private it is the primary
+ * verified address from `GET /user/emails`. The default scope is `read:user user:email`. GitHub
+ * supports PKCE, which Latch uses with `state`.
+ *
+ * @example
+ * ```ts
+ * import GitHub from "@latch/core/providers/github"
+ *
+ * export const config = { providers: [GitHub] }
+ *
+ * // Different scopes, or a GitHub Enterprise Server:
+ * GitHub({ authorization: { params: { scope: "read:user user:email read:org" } } })
+ * GitHub({ baseUrl: "https://github.example.com" })
+ * ```
+ */
+export default function GitHub<P extends GitHubProfile = GitHubProfile>(
+  options: GitHubOptions<P> = {},
+): OAuthConfig<P> {
+  const { baseUrl, authorization, ...rest } = options
+  const web = (baseUrl ?? "https://github.com").replace(/\/+$/, "")
+  const api = baseUrl ? `${web}/api/v3` : "https://api.github.com"
+  return {
+    id: "github",
+    name: "GitHub",
+    type: "oauth",
+    authorization: withDefaults(
+      `${web}/login/oauth/authorize`,
+      { scope: DEFAULT_SCOPE },
+      authorization,
+    ),
+    token: `${web}/login/oauth/access_token`,
+    userinfo: {
+      url: `${api}/user`,
+      request: ({ tokens, fetch }) => fetchUser(api, String(tokens.access_token), fetch),
+    },
+    profile: (profile) => ({
+      id: String(profile.id),
+      name: profile.name ?? profile.login,
+      email: profile.email ?? null,
+      image: profile.avatar_url ?? null,
+    }),
+    style: { brandColor: "#24292f", text: "#ffffff" },
+    ...rest,
+  }
+}

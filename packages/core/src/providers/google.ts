@@ -1,0 +1,79 @@
+/**
+ * Sign in with Google, through OpenID Connect.
+ *
+ * @module providers/google
+ */
+import type { OAuthUserConfig, OIDCConfig } from "./index.js"
+import { withDefaults } from "../lib/endpoint.js"
+
+/**
+ * The claims of a Google ID token.
+ *
+ * @see https://developers.google.com/identity/openid-connect/openid-connect#an-id-tokens-payload
+ */
+export interface GoogleProfile {
+  iss: string
+  azp: string
+  aud: string
+  sub: string
+  email: string
+  email_verified: boolean
+  at_hash?: string
+  name?: string
+  picture?: string
+  given_name?: string
+  family_name?: string
+  locale?: string
+  /** The Google Workspace domain of the account, absent for consumer accounts. */
+  hd?: string
+  nonce?: string
+  iat: number
+  exp: number
+  [claim: string]: unknown
+}
+
+/**
+ * Adds Google sign-in (OpenID Connect, issuer `https://accounts.google.com`).
+ *
+ * Create an OAuth client ID of type "Web application" in the Google Cloud console (APIs &
+ * Services → Credentials) with the authorized redirect URI
+ * `https://example.com/auth/callback/google`, then set:
+ *
+ * - `AUTH_GOOGLE_ID`: the client ID
+ * - `AUTH_GOOGLE_SECRET`: the client secret
+ *
+ * The user comes from the ID token (scope `openid profile email`). Google issues a refresh token
+ * only when asked: add `access_type: "offline"` and `prompt: "consent"` to the authorization
+ * parameters. `hd` restricts the account chooser to a Workspace domain, but check the `hd` claim
+ * in the `signIn` callback: the parameter alone does not enforce it.
+ *
+ * @example
+ * ```ts
+ * import Google from "@latch/core/providers/google"
+ *
+ * export const config = { providers: [Google] }
+ *
+ * // With a refresh token:
+ * Google({ authorization: { params: { access_type: "offline", prompt: "consent" } } })
+ * ```
+ */
+export default function Google<P extends GoogleProfile = GoogleProfile>(
+  options: OAuthUserConfig<P> = {},
+): OIDCConfig<P> {
+  const { authorization, ...rest } = options
+  return {
+    id: "google",
+    name: "Google",
+    type: "oidc",
+    issuer: "https://accounts.google.com",
+    authorization: withDefaults(undefined, { scope: "openid profile email" }, authorization),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? null,
+      email: profile.email ?? null,
+      image: profile.picture ?? null,
+    }),
+    style: { brandColor: "#4285f4", text: "#ffffff" },
+    ...rest,
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Who is this user? With an adapter, an OAuth sign-in is matched to a stored user: by the
+ * account (a returning user), by the signed-in session (linking another provider), or by email
+ * — which is refused with `OAuthAccountNotLinked` unless the provider opts in with
+ * `allowDangerousEmailAccountLinking`, since whoever controls that address at a careless
+ * provider would otherwise get the account — and otherwise a new user is created and linked.
+ * Without an adapter there is nothing to match: the provider's user is the user.
+ */
+import type { ActionContext } from "../actions/context.js"
+import type { Adapter, AdapterAccount, AdapterUser } from "../adapters.js"
+import { AdapterError, MissingAdapterMethods, OAuthAccountNotLinked } from "../errors.js"
+import type { Account, User } from "../types.js"
+import type { Identity } from "./establish.js"
+import { emitEvent } from "./events.js"
+import { readSessionToken } from "./jwt-strategy.js"
+
+/** The user the session is for, and whether they were created by this sign-in. */
+export interface ResolvedUser {
+  user: User | AdapterUser
+  isNewUser: boolean
+}
+
+const required = [
+  "getUserByAccount",
+  "getUserByEmail",
+  "getUser",
+  "createUser",
+  "linkAccount",
+] as const
+
+type LinkingAdapter = Required<Pick<Adapter, (typeof required)[number]>>
+
+function linkingAdapter(adapter: Adapter): LinkingAdapter {
+  const missing = required.filter((method) => typeof adapter[method] !== "function")
+  if (missing.length) {
+    throw new MissingAdapterMethods(
+      `The adapter lacks ${missing.join(", ")}, needed to sign users in with OAuth`,
+    )
+  }
+  return adapter as LinkingAdapter
+}
+
+/** Runs an adapter method; its failure is an `AdapterError` carrying the cause. */
+async function call<T>(method: string, run: () => PromiseLike<T> | T): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    throw new AdapterError(`adapter.${method} failed`, { cause: error })
+  }
+}
+
+async function link(
+  ctx: ActionContext,
+  adapter: LinkingAdapter,
+  user: AdapterUser,
+  account: Account,
+  profile: Identity["profile"],
+): Promise<void> {
+  const stored: AdapterAccount = { ...account, userId: user.id }
+  await call("linkAccount", () => adapter.linkAccount(stored))
+  await emitEvent(ctx, "linkAccount", { user, account: stored, profile: (profile ?? user) as User })
+}
+
+/** The id of the user signed in on this request, if any. */
+async function signedInUserId(ctx: ActionContext): Promise<string | undefined> {
+  const { token } = await readSessionToken(ctx)
+  return typeof token?.sub === "string" ? token.sub : undefined
+}
+
+/** Matches an OAuth identity to a stored user, creating or linking as the rules say. */
+export async function resolveUser(
+  ctx: ActionContext,
+  identity: Identity,
+  options: { allowEmailLinking: boolean },
+): Promise<ResolvedUser> {
+  if (!ctx.config.adapter || identity.account.type === "credentials") {
+    return { user: identity.user, isNewUser: false }
+  }
+  const adapter = linkingAdapter(ctx.config.adapter)
+  const { account, profile } = identity
+  const key = { provider: account.provider, providerAccountId: account.providerAccountId }
+
+  const owner = await call("getUserByAccount", () => adapter.getUserByAccount(key))
+  const currentId = await signedInUserId(ctx)
+  if (owner) {
+    // The account belongs to someone else than the signed-in user: never move it.
+    if (currentId && currentId !== owner.id) {
+      throw new OAuthAccountNotLinked("This account is linked to another user")
+    }
+    return { user: owner, isNewUser: false }
+  }
+  if (currentId) {
+    const current = await call("getUser", () => adapter.getUser(currentId))
+    if (current) {
+      await link(ctx, adapter, current, account, profile)
+      return { user: current, isNewUser: false }
+    }
+  }
+  const email = identity.user.email?.trim().toLowerCase()
+  if (email) {
+    const byEmail = await call("getUserByEmail", () => adapter.getUserByEmail(email))
+    if (byEmail) {
+      if (!options.allowEmailLinking) {
+        throw new OAuthAccountNotLinked(
+          `Another account already uses this email; "${account.provider}" does not allow linking by email`,
+        )
+      }
+      await link(ctx, adapter, byEmail, account, profile)
+      return { user: byEmail, isNewUser: false }
+    }
+  }
+  const { id: _providerId, ...fields } = identity.user
+  const created = await call("createUser", () =>
+    adapter.createUser({
+      ...fields,
+      id: crypto.randomUUID(),
+      email: email ?? "",
+      emailVerified: null,
+    }),
+  )
+  await emitEvent(ctx, "createUser", { user: created })
+  await link(ctx, adapter, created, account, profile)
+  return { user: created, isNewUser: true }
+}

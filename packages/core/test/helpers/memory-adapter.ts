@@ -1,0 +1,100 @@
+/**
+ * An adapter that keeps everything in memory: for tests of the flows that need stored users and
+ * accounts. It follows the Adapter contract (null for "not found", cascades on deleteUser).
+ */
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "../../src/adapters.js"
+
+export interface MemoryAdapter extends Adapter {
+  users: Map<string, AdapterUser>
+  accounts: Map<string, AdapterAccount>
+  sessions: Map<string, AdapterSession>
+  tokens: Map<string, VerificationToken>
+}
+
+const accountKey = (provider: string, providerAccountId: string) =>
+  `${provider}\u0000${providerAccountId}`
+
+export function memoryAdapter(): MemoryAdapter {
+  const users = new Map<string, AdapterUser>()
+  const accounts = new Map<string, AdapterAccount>()
+  const sessions = new Map<string, AdapterSession>()
+  const tokens = new Map<string, VerificationToken>()
+  return {
+    users,
+    accounts,
+    sessions,
+    tokens,
+    createUser(user) {
+      users.set(user.id, { ...user })
+      return { ...user }
+    },
+    getUser(id) {
+      return users.get(id) ?? null
+    },
+    getUserByEmail(email) {
+      for (const user of users.values()) if (user.email === email) return user
+      return null
+    },
+    getUserByAccount({ provider, providerAccountId }) {
+      const account = accounts.get(accountKey(provider, providerAccountId))
+      return account ? (users.get(account.userId) ?? null) : null
+    },
+    updateUser(user) {
+      const updated = { ...users.get(user.id)!, ...user }
+      users.set(user.id, updated)
+      return updated
+    },
+    deleteUser(id) {
+      const user = users.get(id) ?? null
+      users.delete(id)
+      for (const [key, account] of accounts) if (account.userId === id) accounts.delete(key)
+      for (const [key, session] of sessions) if (session.userId === id) sessions.delete(key)
+      return user
+    },
+    linkAccount(account) {
+      accounts.set(accountKey(account.provider, account.providerAccountId), { ...account })
+      return account
+    },
+    unlinkAccount({ provider, providerAccountId }) {
+      const key = accountKey(provider, providerAccountId)
+      const account = accounts.get(key)
+      accounts.delete(key)
+      return account
+    },
+    createSession(session) {
+      sessions.set(session.sessionToken, { ...session })
+      return session
+    },
+    getSessionAndUser(sessionToken) {
+      const session = sessions.get(sessionToken)
+      const user = session && users.get(session.userId)
+      return session && user ? { session, user } : null
+    },
+    updateSession(session) {
+      const updated = { ...sessions.get(session.sessionToken)!, ...session }
+      sessions.set(session.sessionToken, updated)
+      return updated
+    },
+    deleteSession(sessionToken) {
+      const session = sessions.get(sessionToken) ?? null
+      sessions.delete(sessionToken)
+      return session
+    },
+    createVerificationToken(token) {
+      tokens.set(accountKey(token.identifier, token.token), token)
+      return token
+    },
+    useVerificationToken({ identifier, token }) {
+      const key = accountKey(identifier, token)
+      const found = tokens.get(key) ?? null
+      tokens.delete(key)
+      return found
+    },
+  }
+}
