@@ -2,7 +2,7 @@
  * Configuration checks, run once per configuration. An error here is thrown by every request
  * of that configuration (and logged once); warnings are printed once.
  */
-import { MissingAdapter, MissingSecret, UnsupportedStrategy } from "../errors.js"
+import { MissingAdapter, MissingSecret } from "../errors.js"
 import type { WarningCode } from "../lib/logger.js"
 import type { Env } from "./env.js"
 
@@ -38,13 +38,8 @@ export function assertConfig(input: AssertInput): WarningCode[] {
     }
     warnings.push("weak-secret")
   }
-  if (input.strategy === "database") {
-    if (!input.hasAdapter) {
-      throw new MissingAdapter('session.strategy "database" needs an adapter: set `adapter`.')
-    }
-    throw new UnsupportedStrategy(
-      'session.strategy "database" is not available in this version of @latch/core; use "jwt".',
-    )
+  if (input.strategy === "database" && !input.hasAdapter) {
+    throw new MissingAdapter('session.strategy "database" needs an adapter: set `adapter`.')
   }
   if (input.debug) warnings.push("debug-enabled")
   if (input.skipCSRFCheck) warnings.push("csrf-disabled")

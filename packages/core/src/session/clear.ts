@@ -1,10 +1,20 @@
-/** Ending a session: delete the cookie, then tell the `signOut` event which token it was. */
+/** Ending a session: delete it (cookie, and database row), then tell the `signOut` event. */
 import type { ActionContext } from "../actions/context.js"
+import { deleteDatabaseSession, sessionTokenOf } from "./database-strategy.js"
 import { emitEvent } from "./events.js"
 import { clearSessionToken, readSessionToken } from "./jwt-strategy.js"
 
-/** Deletes the session cookie and emits `signOut` with the token it held (or `null`). */
+/**
+ * Deletes the session and emits `signOut` with what it was: the stored session (database
+ * strategy) or the token (JWT strategy).
+ */
 export async function clearSession(ctx: ActionContext): Promise<void> {
+  if (ctx.config.session.strategy === "database") {
+    const present = sessionTokenOf(ctx) !== undefined
+    const session = await deleteDatabaseSession(ctx)
+    if (present) await emitEvent(ctx, "signOut", { session })
+    return
+  }
   const { present, token } = await readSessionToken(ctx)
   clearSessionToken(ctx)
   if (present) await emitEvent(ctx, "signOut", { token })

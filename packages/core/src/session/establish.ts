@@ -9,6 +9,7 @@ import type { JWT } from "../jwt.js"
 import type { Account, Profile, User } from "../types.js"
 import { emitEvent } from "./events.js"
 import { resolveUser } from "./link-account.js"
+import { createDatabaseSession } from "./database-strategy.js"
 import { clearSessionToken, writeSessionToken } from "./jwt-strategy.js"
 
 /** Who signed in, as a flow found out. */
@@ -56,6 +57,11 @@ export async function establishSession(
   if (allowed !== true) return { redirect: allowed }
   const { account, profile } = identity
   const { user, isNewUser } = await resolveUser(ctx, identity, options)
+  if (ctx.config.session.strategy === "database") {
+    await startDatabaseSession(ctx, user)
+    await emitEvent(ctx, "signIn", { user, account, profile, isNewUser })
+    return { redirect: destination(ctx, isNewUser, callbackUrl) }
+  }
   const defaultToken: JWT = {
     name: user.name ?? null,
     email: user.email ?? null,
@@ -78,6 +84,16 @@ export async function establishSession(
   if (token) await writeSessionToken(ctx, token)
   else clearSessionToken(ctx)
   await emitEvent(ctx, "signIn", { user, account, profile, isNewUser })
+  return { redirect: destination(ctx, isNewUser, callbackUrl) }
+}
+
+/** New users go to `pages.newUser` when it is set. */
+function destination(ctx: ActionContext, isNewUser: boolean, callbackUrl: string): string {
   const { newUser } = ctx.config.pages
-  return { redirect: isNewUser && newUser ? new URL(newUser, ctx.origin).href : callbackUrl }
+  return isNewUser && newUser ? new URL(newUser, ctx.origin).href : callbackUrl
+}
+
+/** A database session for the (stored) user. */
+async function startDatabaseSession(ctx: ActionContext, user: User): Promise<void> {
+  await createDatabaseSession(ctx, String(user.id))
 }

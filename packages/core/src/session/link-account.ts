@@ -8,7 +8,8 @@
  */
 import type { ActionContext } from "../actions/context.js"
 import type { Adapter, AdapterAccount, AdapterUser } from "../adapters.js"
-import { AdapterError, MissingAdapterMethods, OAuthAccountNotLinked } from "../errors.js"
+import { CallbackRouteError, OAuthAccountNotLinked } from "../errors.js"
+import { callAdapter, requireMethods } from "./adapter-call.js"
 import type { Account, User } from "../types.js"
 import type { Identity } from "./establish.js"
 import { emitEvent } from "./events.js"
@@ -30,24 +31,7 @@ const required = [
 
 type LinkingAdapter = Required<Pick<Adapter, (typeof required)[number]>>
 
-function linkingAdapter(adapter: Adapter): LinkingAdapter {
-  const missing = required.filter((method) => typeof adapter[method] !== "function")
-  if (missing.length) {
-    throw new MissingAdapterMethods(
-      `The adapter lacks ${missing.join(", ")}, needed to sign users in with OAuth`,
-    )
-  }
-  return adapter as LinkingAdapter
-}
-
-/** Runs an adapter method; its failure is an `AdapterError` carrying the cause. */
-async function call<T>(method: string, run: () => PromiseLike<T> | T): Promise<T> {
-  try {
-    return await run()
-  } catch (error) {
-    throw new AdapterError(`adapter.${method} failed`, { cause: error })
-  }
-}
+const call = callAdapter
 
 async function link(
   ctx: ActionContext,
@@ -67,16 +51,37 @@ async function signedInUserId(ctx: ActionContext): Promise<string | undefined> {
   return typeof token?.sub === "string" ? token.sub : undefined
 }
 
-/** Matches an OAuth identity to a stored user, creating or linking as the rules say. */
+/**
+ * A credentials user is whoever `authorize` says. With database sessions (which Auth.js
+ * refuses for credentials) that user must be one the adapter knows, found by its id: the
+ * session row points at it.
+ */
+async function credentialsUser(ctx: ActionContext, identity: Identity): Promise<ResolvedUser> {
+  if (ctx.config.session.strategy !== "database") return { user: identity.user, isNewUser: false }
+  const adapter = requireMethods(
+    ctx.config.adapter!,
+    ["getUser"],
+    "credentials with database sessions",
+  )
+  const id = String(identity.user.id)
+  const stored = await call("getUser", () => adapter.getUser(id))
+  if (!stored) {
+    throw new CallbackRouteError(
+      `authorize returned user ${JSON.stringify(id)}, which the adapter does not have: database sessions need stored users`,
+    )
+  }
+  return { user: stored, isNewUser: false }
+}
+
+/** Matches an identity to a stored user, creating or linking as the rules say. */
 export async function resolveUser(
   ctx: ActionContext,
   identity: Identity,
   options: { allowEmailLinking: boolean },
 ): Promise<ResolvedUser> {
-  if (!ctx.config.adapter || identity.account.type === "credentials") {
-    return { user: identity.user, isNewUser: false }
-  }
-  const adapter = linkingAdapter(ctx.config.adapter)
+  if (!ctx.config.adapter) return { user: identity.user, isNewUser: false }
+  if (identity.account.type === "credentials") return credentialsUser(ctx, identity)
+  const adapter: LinkingAdapter = requireMethods(ctx.config.adapter, required, "OAuth sign-in")
   const { account, profile } = identity
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
 

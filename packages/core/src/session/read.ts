@@ -6,6 +6,7 @@ import type { ActionContext } from "../actions/context.js"
 import { JWTSessionError } from "../errors.js"
 import type { JWT } from "../jwt.js"
 import type { Session, User } from "../types.js"
+import { readDatabaseSession } from "./database-strategy.js"
 import { emitEvent } from "./events.js"
 import {
   clearSessionToken,
@@ -41,6 +42,49 @@ function isDue(token: JWT, updateAge: number): boolean {
  * cookie is always re-issued.
  */
 export async function readSession(
+  ctx: SessionContext,
+  update?: { data: unknown },
+): Promise<Session | null> {
+  return ctx.config.session.strategy === "database"
+    ? readFromDatabase(ctx, update)
+    : readFromJWT(ctx, update)
+}
+
+/**
+ * A database session: one `getSessionAndUser`, the `session` callback with the stored user. A
+ * failing database is logged and reads as no session (the cookie is kept for when it is back).
+ */
+async function readFromDatabase(
+  ctx: SessionContext,
+  update?: { data: unknown },
+): Promise<Session | null> {
+  try {
+    const found = await readDatabaseSession(ctx)
+    if (!found) return null
+    const { session: stored, user } = found
+    const base: Session = {
+      user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null },
+      expires: stored.expires.toISOString(),
+    }
+    const result: unknown = await ctx.config.callbacks.session({
+      // The callback may read the stored session; its own expiry is the ISO string.
+      session: { ...stored, ...base } as unknown as Session & typeof stored,
+      user,
+      ...(update ? { trigger: "update" as const, newSession: update.data } : {}),
+    })
+    // The stored session's fields (its token above all) never reach the client by default.
+    const { sessionToken: _token, userId: _userId, ...exposed } = result as Record<string, unknown>
+    if (exposed.expires instanceof Date) exposed.expires = exposed.expires.toISOString()
+    const session = exposed as unknown as Session
+    await emitEvent(ctx, "session", { session, token: undefined as never })
+    return session
+  } catch (error) {
+    ctx.logger.error(error instanceof Error ? error : new Error(String(error)))
+    return null
+  }
+}
+
+async function readFromJWT(
   ctx: SessionContext,
   update?: { data: unknown },
 ): Promise<Session | null> {

@@ -86,6 +86,19 @@ export function memoryAdapter(): MemoryAdapter {
       sessions.delete(sessionToken)
       return session
     },
+    listSessionsByUserId(userId) {
+      return [...sessions.values()].filter((session) => session.userId === userId)
+    },
+    deleteSessionsByUserId(userId) {
+      let count = 0
+      for (const [key, session] of sessions) {
+        if (session.userId === userId) {
+          sessions.delete(key)
+          count++
+        }
+      }
+      return count
+    },
     createVerificationToken(token) {
       tokens.set(accountKey(token.identifier, token.token), token)
       return token

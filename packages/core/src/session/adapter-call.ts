@@ -1,0 +1,27 @@
+/** Calls into the adapter: a failure becomes an `AdapterError` carrying the database's error. */
+import { AdapterError, MissingAdapterMethods } from "../errors.js"
+import type { Adapter } from "../adapters.js"
+
+/** Runs an adapter method; its failure is an `AdapterError` with the cause. */
+export async function callAdapter<T>(method: string, run: () => PromiseLike<T> | T): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    throw new AdapterError(`adapter.${method} failed`, { cause: error })
+  }
+}
+
+/** The adapter with the methods a feature needs, or `MissingAdapterMethods` naming those missing. */
+export function requireMethods<M extends keyof Adapter>(
+  adapter: Adapter,
+  methods: readonly M[],
+  feature: string,
+): Adapter & Required<Pick<Adapter, M>> {
+  const missing = methods.filter((method) => typeof adapter[method] !== "function")
+  if (missing.length) {
+    throw new MissingAdapterMethods(
+      `The adapter lacks ${missing.join(", ")}, needed for ${feature}`,
+    )
+  }
+  return adapter as Adapter & Required<Pick<Adapter, M>>
+}

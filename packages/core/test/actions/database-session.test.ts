@@ -1,0 +1,175 @@
+/**
+ * Database sessions (an adapter, `session.strategy: "database"`): the cookie holds only a
+ * random token, the session lives in the adapter — credentials included.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { listSessions, revokeSessions } from "../../src/index.js"
+import type { AuthConfig } from "../../src/types.js"
+import { memoryAdapter, type MemoryAdapter } from "../helpers/memory-adapter.js"
+import { ALICE, Browser, testConfig } from "../helpers/request.js"
+
+const SESSION = "latch.session-token"
+const DAY = 24 * 60 * 60
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+function setup(extra: Partial<AuthConfig> = {}) {
+  const adapter = memoryAdapter()
+  adapter.users.set(ALICE.id, { ...ALICE, emailVerified: null })
+  const error = vi.fn()
+  const signOut = vi.fn()
+  const config = testConfig({
+    adapter,
+    logger: { error, warn: () => {}, debug: () => {} },
+    events: { signOut },
+    ...extra,
+  })
+  return { adapter, config, browser: new Browser(config), error, signOut }
+}
+
+function onlySession(adapter: MemoryAdapter) {
+  expect(adapter.sessions.size).toBe(1)
+  return [...adapter.sessions.values()][0]!
+}
+
+describe("database sessions", () => {
+  it("is the default strategy with an adapter, and credentials get a database session", async () => {
+    const { adapter, browser } = setup()
+    const response = await browser.signIn()
+    expect(response.status).toBe(302)
+    const stored = onlySession(adapter)
+    expect(stored.userId).toBe(ALICE.id)
+    // The cookie is the session token, not an encrypted JWT.
+    expect(browser.cookies.get(SESSION)).toBe(stored.sessionToken)
+    expect(stored.sessionToken).toMatch(/^[0-9a-f-]{36}$/)
+    const session = await browser.session()
+    expect(session).toEqual({
+      user: { name: ALICE.name, email: ALICE.email, image: ALICE.image },
+      expires: stored.expires.toISOString(),
+    })
+  })
+
+  it("refuses a credentials user the adapter does not have, with no session", async () => {
+    const { adapter, browser } = setup()
+    adapter.users.clear()
+    const response = await browser.signIn()
+    const url = new URL(response.headers.get("location")!)
+    expect(url.pathname).toBe("/auth/error")
+    expect(url.searchParams.get("error")).toBe("Configuration")
+    expect(adapter.sessions.size).toBe(0)
+    expect(browser.cookies.has(SESSION)).toBe(false)
+  })
+
+  it("uses generateSessionToken", async () => {
+    const { adapter, browser } = setup({ session: { generateSessionToken: () => "token-1" } })
+    await browser.signIn()
+    expect(onlySession(adapter).sessionToken).toBe("token-1")
+  })
+
+  it("slides the expiry once updateAge has passed, not before", async () => {
+    vi.useFakeTimers({ now: new Date("2026-01-01T00:00:00Z"), toFake: ["Date"] })
+    const { adapter, browser } = setup()
+    await browser.signIn()
+    const first = onlySession(adapter).expires.getTime()
+
+    vi.setSystemTime(new Date("2026-01-01T12:00:00Z"))
+    const early = await browser.fetch("/auth/session")
+    expect(early.headers.getSetCookie()).toEqual([])
+    expect(onlySession(adapter).expires.getTime()).toBe(first)
+
+    vi.setSystemTime(new Date("2026-01-02T00:00:01Z"))
+    const due = await browser.fetch("/auth/session")
+    const later = onlySession(adapter).expires.getTime()
+    expect(later - first).toBe((DAY + 1) * 1000)
+    expect(due.headers.getSetCookie().join()).toContain(`${SESSION}=`)
+    expect((await due.json()).expires).toBe(new Date(later).toISOString())
+  })
+
+  it("deletes an expired session and reads it as none", async () => {
+    vi.useFakeTimers({ now: new Date("2026-01-01T00:00:00Z"), toFake: ["Date"] })
+    const { adapter, browser } = setup()
+    await browser.signIn()
+    vi.setSystemTime(new Date("2026-03-01T00:00:00Z"))
+    expect(await browser.session()).toBeNull()
+    expect(adapter.sessions.size).toBe(0)
+    expect(browser.cookies.has(SESSION)).toBe(false)
+  })
+
+  it("reads an unknown token as no session and deletes its cookie", async () => {
+    const { browser } = setup()
+    browser.cookies.set(SESSION, "not-a-session")
+    expect(await browser.session()).toBeNull()
+    expect(browser.cookies.has(SESSION)).toBe(false)
+  })
+
+  it("signs out: deletes the row and emits signOut with the session", async () => {
+    const { adapter, browser, signOut } = setup()
+    await browser.signIn()
+    const stored = onlySession(adapter)
+    await browser.fetch("/auth/signout", { form: { csrfToken: await browser.csrfToken() } })
+    expect(adapter.sessions.size).toBe(0)
+    expect(browser.cookies.has(SESSION)).toBe(false)
+    expect(signOut).toHaveBeenCalledWith({ session: stored })
+  })
+
+  it("updates through the session callback with trigger update", async () => {
+    const session = vi.fn(({ session, newSession, trigger }) =>
+      trigger === "update"
+        ? { ...session, user: { ...session.user, name: newSession.name } }
+        : session,
+    )
+    const { browser } = setup({ callbacks: { session } })
+    await browser.signIn()
+    const response = await browser.fetch("/auth/session", {
+      json: { csrfToken: await browser.csrfToken(), data: { name: "Alice L." } },
+    })
+    expect((await response.json()).user.name).toBe("Alice L.")
+    expect(session).toHaveBeenLastCalledWith(
+      expect.objectContaining({ trigger: "update", newSession: { name: "Alice L." } }),
+    )
+  })
+
+  it("never sends the session token or user id to the client", async () => {
+    const { browser } = setup()
+    await browser.signIn()
+    const body = JSON.stringify(await browser.session())
+    expect(body).not.toContain(browser.cookies.get(SESSION)!)
+    expect(body).not.toContain("userId")
+  })
+
+  it("reads a failing database as no session: 200, logged, the cookie kept", async () => {
+    const { adapter, browser, error } = setup()
+    await browser.signIn()
+    adapter.getSessionAndUser = () => {
+      throw new Error("connection refused")
+    }
+    const response = await browser.fetch("/auth/session")
+    expect(response.status).toBe(200)
+    expect(await response.json()).toBeNull()
+    expect(browser.cookies.has(SESSION)).toBe(true)
+    expect(error).toHaveBeenCalledWith(expect.objectContaining({ type: "AdapterError" }))
+  })
+
+  it("lists and revokes a user's sessions everywhere", async () => {
+    const { adapter, config } = setup()
+    const phone = new Browser(config)
+    const laptop = new Browser(config)
+    await phone.signIn()
+    await laptop.signIn()
+    expect(await listSessions(config, ALICE.id)).toHaveLength(2)
+    expect(await revokeSessions(config, ALICE.id)).toBe(2)
+    expect(adapter.sessions.size).toBe(0)
+    expect(await phone.session()).toBeNull()
+    expect(await laptop.session()).toBeNull()
+  })
+
+  it("names what an adapter lacks", async () => {
+    const { adapter, config } = setup()
+    delete adapter.listSessionsByUserId
+    await expect(listSessions(config, ALICE.id)).rejects.toMatchObject({
+      type: "MissingAdapterMethods",
+    })
+  })
+})
