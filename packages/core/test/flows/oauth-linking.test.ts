@@ -162,4 +162,16 @@ describe("OAuth sign-in with an adapter", () => {
     expect(url.searchParams.get("error")).toBe("Configuration")
     expect(browser.cookies.has("latch.session-token")).toBe(false)
   })
+
+  it("starts a database session for the stored user with the database strategy", async () => {
+    const { browser, adapter } = setup({}, { session: { strategy: "database" } })
+    await signInWithOP(browser)
+    const [user] = [...adapter.users.values()]
+    const [session] = [...adapter.sessions.values()]
+    expect(session).toMatchObject({ userId: user!.id })
+    expect(browser.cookies.get("latch.session-token")).toBe(session!.sessionToken)
+    expect(await browser.session()).toMatchObject({
+      user: { email: alice.email, name: alice.name },
+    })
+  })
 })
