@@ -4,6 +4,10 @@ import { defineConfig, devices } from "@playwright/test"
 
 const PORT = 4173
 const ORIGIN = `http://127.0.0.1:${PORT}`
+/** A second demo server with JWT sessions (the first keeps sessions in its database). */
+const JWT_PORT = 4175
+const JWT_ORIGIN = `http://127.0.0.1:${JWT_PORT}`
+const SECRET = "latch-e2e-test-secret-not-for-production-0123456789abcdef"
 const OP_PORT = 4174
 /** The demo's local OpenID Provider, and the demo's client at it. */
 const LOCAL_OP = {
@@ -51,7 +55,12 @@ export default defineConfig({
       timeout: 30_000,
       stdout: "ignore",
       stderr: "pipe",
-      env: { ...LOCAL_OP, OP_HOST: "127.0.0.1", OP_PORT: String(OP_PORT), DEMO_ORIGIN: ORIGIN },
+      env: {
+        ...LOCAL_OP,
+        OP_HOST: "127.0.0.1",
+        OP_PORT: String(OP_PORT),
+        DEMO_ORIGIN: `${ORIGIN},${JWT_ORIGIN}`,
+      },
     },
     {
       command: "pnpm --filter latch-demo build && node ../apps/demo/build/index.js",
@@ -66,9 +75,34 @@ export default defineConfig({
         // adapter-node builds URLs from ORIGIN; without it, it would assume https.
         ORIGIN,
         // A fixed secret for tests only: sessions are throwaway.
-        AUTH_SECRET: "latch-e2e-test-secret-not-for-production-0123456789abcdef",
+        AUTH_SECRET: SECRET,
+        // Database sessions on an embedded PGlite that starts empty on every run.
+        PGLITE_DATA_DIR: "memory://",
         ...LOCAL_OP,
       },
     },
+    {
+      // The same build, with JWT sessions; started once the build above is done.
+      command: "node ../apps/demo/build/index.js",
+      url: `${JWT_ORIGIN}/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        HOST: "127.0.0.1",
+        PORT: String(JWT_PORT),
+        ORIGIN: JWT_ORIGIN,
+        AUTH_SECRET: SECRET,
+        LATCH_DEMO_SESSION: "jwt",
+        PGLITE_DATA_DIR: "memory://",
+        ...LOCAL_OP,
+      },
+    },
+  ],
+  // Every test runs against both configurations of the demo.
+  projects: [
+    { name: "database-sessions", use: { baseURL: ORIGIN } },
+    { name: "jwt-sessions", use: { baseURL: JWT_ORIGIN } },
   ],
 })

@@ -38,10 +38,12 @@ test("the profile page updates the session without a reload", async ({ page }) =
   expect(session.user.name).toBe(newName)
 })
 
-test("a blank name is refused by the jwt callback", async ({ page }) => {
+test("a blank name is refused by the server", async ({ page }) => {
   await signInByApi(page, ALICE)
   await page.goto("/profile")
-  await expect(page.getByTestId("profile-name")).toHaveText(ALICE.name)
+  // With database sessions the name is stored: an earlier test may have changed it.
+  const before = (await page.getByTestId("profile-name").textContent()) ?? ""
+  expect(before.trim()).not.toBe("")
   // Only spaces: the input's `required` is satisfied, the server keeps the old name.
   await page.getByTestId("name-input").fill("   ")
   const update = page.waitForResponse(
@@ -53,7 +55,7 @@ test("a blank name is refused by the jwt callback", async ({ page }) => {
   // "Saving…" turns back into "Save" once the page data is reloaded.
   await expect(page.getByRole("button", { name: "Save", exact: true })).toBeEnabled()
   await expect(page.getByTestId("saved")).toHaveCount(0)
-  await expect(page.getByTestId("header-user")).toHaveText(ALICE.name)
+  await expect(page.getByTestId("header-user")).toHaveText(before.trim())
   await page.reload()
-  await expect(page.getByTestId("header-user")).toHaveText(ALICE.name)
+  await expect(page.getByTestId("header-user")).toHaveText(before.trim())
 })

@@ -42,12 +42,14 @@ export async function signInByApi(page: Page, user: { username: string; password
  * test's report.
  */
 export async function screenshot(page: Page, name: string) {
-  mkdirSync(SCREENSHOTS, { recursive: true })
+  // One folder per project (database and JWT sessions).
+  const folder = `${SCREENSHOTS}${test.info().project.name}/`
+  mkdirSync(folder, { recursive: true })
   // Fonts and images settle before the picture is taken.
   await page.evaluate(async () => {
     await document.fonts.ready
   })
-  const body = await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true })
+  const body = await page.screenshot({ path: `${folder}${name}.png`, fullPage: true })
   await test.info().attach(name, { body, contentType: "image/png" })
 }
 

@@ -7,7 +7,8 @@ import Provider from "oidc-provider"
 const host = process.env.OP_HOST ?? "127.0.0.1"
 const port = Number(process.env.OP_PORT ?? 3001)
 const issuer = `http://${host}:${port}`
-const appOrigin = process.env.DEMO_ORIGIN ?? "http://127.0.0.1:3000"
+// The demo's origin(s), comma-separated: the redirect URIs the client may use.
+const appOrigins = (process.env.DEMO_ORIGIN ?? "http://127.0.0.1:3000").split(",")
 
 const accounts = {
   alice: { name: "Alice Liddell", email: "alice@example.com", picture: null },
@@ -19,8 +20,8 @@ const provider = new Provider(issuer, {
     {
       client_id: process.env.AUTH_LOCAL_OP_ID ?? "latch-demo",
       client_secret: process.env.AUTH_LOCAL_OP_SECRET ?? "latch-demo-local-op-secret",
-      redirect_uris: [`${appOrigin}/auth/callback/local-op`],
-      post_logout_redirect_uris: [`${appOrigin}/`],
+      redirect_uris: appOrigins.map((origin) => `${origin}/auth/callback/local-op`),
+      post_logout_redirect_uris: appOrigins.map((origin) => `${origin}/`),
     },
   ],
   claims: { openid: ["sub"], profile: ["name", "picture"], email: ["email", "email_verified"] },

@@ -1,11 +1,16 @@
 // The Latch configuration of the demo. AUTH_SECRET comes from .env (written by `npm run demo`);
 // the local OpenID Provider's issuer, id and secret (AUTH_LOCAL_OP_*) from the demo command.
+// Sessions live in the database (PGlite, or PostgreSQL with DATABASE_URL) unless
+// LATCH_DEMO_SESSION=jwt, which keeps them in an encrypted cookie.
 import { env } from "$env/dynamic/private"
 import { SvelteKitAuth, type SvelteKitAuthConfig } from "@latch/sveltekit"
 import Credentials from "@latch/sveltekit/providers/credentials"
+import { openDatabase } from "$lib/server/database"
 import { verifyPassword } from "$lib/users"
 
-function createConfig(): SvelteKitAuthConfig {
+async function createConfig(): Promise<SvelteKitAuthConfig> {
+  const strategy = env.LATCH_DEMO_SESSION === "jwt" ? "jwt" : "database"
+  const adapter = await openDatabase(env)
   const providers: SvelteKitAuthConfig["providers"] = [
     Credentials({
       name: "Password",
@@ -19,10 +24,19 @@ function createConfig(): SvelteKitAuthConfig {
   // An OpenID Connect provider: issuer, client id and secret come from AUTH_LOCAL_OP_ISSUER,
   // AUTH_LOCAL_OP_ID and AUTH_LOCAL_OP_SECRET.
   if (env.AUTH_LOCAL_OP_ISSUER) {
-    providers.unshift({ id: "local-op", name: "Local OpenID Provider", type: "oidc" })
+    providers.unshift({
+      id: "local-op",
+      name: "Local OpenID Provider",
+      type: "oidc",
+      // The demo's own provider verifies its users' emails, so its alice may sign in to the
+      // alice who signs in with a password. Never set this for a provider you do not trust so.
+      allowDangerousEmailAccountLinking: true,
+    })
   }
   return {
     theme: { brandColor: "#4f46e5", colorScheme: "auto" },
+    adapter,
+    session: { strategy },
     providers,
     callbacks: {
       jwt({ token, trigger, session }) {
@@ -33,8 +47,17 @@ function createConfig(): SvelteKitAuthConfig {
         }
         return token
       },
-      session({ session, token }) {
-        if (session.user && token?.sub) session.user.id = token.sub
+      async session({ session, token, user, trigger, newSession }) {
+        // Database sessions: updateSession({ name }) reaches this callback; store the name.
+        if (trigger === "update" && user && typeof newSession?.name === "string") {
+          const name = newSession.name.trim().slice(0, 80)
+          if (name && adapter.updateUser) {
+            await adapter.updateUser({ id: user.id, name })
+            if (session.user) session.user.name = name
+          }
+        }
+        const id = token?.sub ?? user?.id
+        if (session.user && id) session.user.id = id
         return session
       },
     },
@@ -43,5 +66,12 @@ function createConfig(): SvelteKitAuthConfig {
 
 // Lazy: built on the first request (when the runtime environment is readable), then reused —
 // the same object each time, so Latch prepares it once.
-let config: SvelteKitAuthConfig | undefined
-export const { handle, signIn, signOut } = SvelteKitAuth(() => (config ??= createConfig()))
+let config: Promise<SvelteKitAuthConfig> | undefined
+export const { handle, signIn, signOut } = SvelteKitAuth(() => {
+  // A database that is down at start-up is tried again on the next request.
+  config ??= createConfig().catch((error: unknown) => {
+    config = undefined
+    throw error
+  })
+  return config
+})

@@ -26,6 +26,9 @@ const users: StoredUser[] = [
   ),
 ]
 
+/** The demo users as stored in the database (no password material). */
+export const demoUsers = users.map(({ id, name, email }) => ({ id, name, email, image: null }))
+
 /** The user whose username and password match, or `null`. */
 export function verifyPassword(username: unknown, password: unknown) {
   const user = users.find(

@@ -1,0 +1,87 @@
+/**
+ * Random records for the tests: every call gives new ids and emails, so tests sharing one
+ * database never see each other's rows.
+ */
+import { randomUUID } from "node:crypto"
+import type {
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "@latch/core/adapters"
+
+export const randomId = (prefix: string) => `${prefix}-${randomUUID()}`
+
+/** A date `ms` from now, to the millisecond (what every database keeps exactly). */
+export const fromNow = (ms: number) => new Date(Math.floor(Date.now() / 1000) * 1000 + ms)
+
+const HOUR = 3_600_000
+
+export function newUser(fields: Partial<AdapterUser> = {}): AdapterUser {
+  const id = randomId("user")
+  return {
+    id,
+    name: "Ada Lovelace",
+    email: `${id}@example.com`,
+    emailVerified: fromNow(-HOUR),
+    image: `https://example.com/avatars/${id}.png`,
+    ...fields,
+  }
+}
+
+/** An OpenID Connect account carrying every token field the adapter stores. */
+export function newAccount(userId: string, fields: Partial<AdapterAccount> = {}): AdapterAccount {
+  return {
+    userId,
+    type: "oidc",
+    provider: "example-oidc",
+    providerAccountId: randomId("sub"),
+    access_token: randomId("at"),
+    refresh_token: randomId("rt"),
+    id_token: `eyJhbGciOiJSUzI1NiJ9.${randomId("payload")}.signature`,
+    token_type: "bearer",
+    scope: "openid email profile",
+    session_state: randomId("state"),
+    expires_at: Math.floor(Date.now() / 1000) + 3600,
+    authorization_details: [
+      {
+        type: "payment_initiation",
+        actions: ["initiate", "status"],
+        locations: ["https://example.com/payments"],
+      },
+    ],
+    ...fields,
+  }
+}
+
+export function newSession(userId: string, fields: Partial<AdapterSession> = {}): AdapterSession {
+  return { sessionToken: randomId("session"), userId, expires: fromNow(30 * 24 * HOUR), ...fields }
+}
+
+export function newVerificationToken(fields: Partial<VerificationToken> = {}): VerificationToken {
+  return {
+    identifier: `${randomId("email")}@example.com`,
+    // Core hands adapters the token's hash: a hex SHA-256 here.
+    token: randomUUID().replaceAll("-", "").repeat(2),
+    expires: fromNow(HOUR),
+    ...fields,
+  }
+}
+
+export function newAuthenticator(
+  userId: string,
+  fields: Partial<AdapterAuthenticator> = {},
+): AdapterAuthenticator {
+  return {
+    credentialID: Buffer.from(randomId("credential")).toString("base64url"),
+    userId,
+    providerAccountId: randomId("passkey-account"),
+    credentialPublicKey: Buffer.from(randomId("public-key")).toString("base64"),
+    counter: 0,
+    credentialDeviceType: "multiDevice",
+    credentialBackedUp: true,
+    transports: "internal,hybrid",
+    ...fields,
+  }
+}

@@ -1,0 +1,26 @@
+import type { Adapter } from "@latch/core/adapters"
+
+/** Every method the suite expects an adapter to implement. */
+export const adapterMethods = [
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "updateUser",
+  "deleteUser",
+  "linkAccount",
+  "unlinkAccount",
+  "createSession",
+  "getSessionAndUser",
+  "updateSession",
+  "deleteSession",
+  "listSessionsByUserId",
+  "deleteSessionsByUserId",
+  "createVerificationToken",
+  "useVerificationToken",
+  "getAccount",
+  "getAuthenticator",
+  "createAuthenticator",
+  "listAuthenticatorsByUserId",
+  "updateAuthenticatorCounter",
+] as const satisfies readonly (keyof Adapter)[]

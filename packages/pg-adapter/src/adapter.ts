@@ -1,0 +1,336 @@
+/**
+ * The PostgreSQL adapter: every method of Latch's `Adapter` on one `query(text, params)`.
+ *
+ * Each method is a single parameterised statement that finds its rows through an index (a
+ * primary key, a unique constraint or an index on `user_id`); `getSessionAndUser` is one join,
+ * and `useVerificationToken` one `delete … returning`, so a token is handed out once even when
+ * several requests race for it.
+ */
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "@latch/core/adapters"
+import {
+  PostgresAdapterError,
+  tableNames,
+  type PostgresAdapterOptions,
+  type Queryable,
+  type Row,
+} from "./client.js"
+import {
+  accountColumns,
+  accountValues,
+  toAccount,
+  toAuthenticator,
+  toSession,
+  toUser,
+  toVerificationToken,
+  userColumns,
+  userValues,
+} from "./rows.js"
+
+type MethodName =
+  | "createUser"
+  | "getUser"
+  | "getUserByEmail"
+  | "getUserByAccount"
+  | "updateUser"
+  | "deleteUser"
+  | "linkAccount"
+  | "unlinkAccount"
+  | "createSession"
+  | "getSessionAndUser"
+  | "updateSession"
+  | "deleteSession"
+  | "listSessionsByUserId"
+  | "deleteSessionsByUserId"
+  | "createVerificationToken"
+  | "useVerificationToken"
+  | "getAccount"
+  | "getAuthenticator"
+  | "createAuthenticator"
+  | "listAuthenticatorsByUserId"
+  | "updateAuthenticatorCounter"
+
+/** The adapter's methods: all of `Adapter`'s, none optional, each returning a Promise. */
+export type PostgresAdapterMethods = {
+  [K in MethodName]: (
+    ...args: Parameters<NonNullable<Adapter[K]>>
+  ) => Promise<Awaited<ReturnType<NonNullable<Adapter[K]>>>>
+}
+
+/** Something that may be a `pg.Pool`: an event emitter with `error` events. */
+interface MaybeEmitter {
+  on?: unknown
+  listenerCount?: unknown
+}
+
+/**
+ * A `pg.Pool` emits `error` when an idle connection dies (the server restarted, a proxy closed
+ * it). Without a listener Node turns that into an uncaught exception and the app crashes; pg has
+ * already dropped the connection, so the next query simply opens a new one. If the pool has no
+ * listener yet, add one that ignores the event.
+ */
+function keepPoolErrorsFromCrashing(client: Queryable): void {
+  const emitter = client as Queryable & MaybeEmitter
+  if (typeof emitter.on !== "function" || typeof emitter.listenerCount !== "function") return
+  if ((emitter.listenerCount as (event: string) => number).call(emitter, "error") > 0) return
+  ;(emitter.on as (event: string, listener: () => void) => void).call(emitter, "error", () => {})
+}
+
+/**
+ * The adapter for a `pg.Pool` (or `pg.Client`) or a PGlite instance. Create the tables first
+ * with `migrate(client)`.
+ */
+export function PostgresAdapter(
+  client: Queryable,
+  options: PostgresAdapterOptions = {},
+): PostgresAdapterMethods {
+  const t = tableNames(options)
+  keepPoolErrorsFromCrashing(client)
+
+  async function rows(method: string, text: string, params: unknown[]): Promise<Row[]> {
+    try {
+      const result = await client.query(text, params)
+      return result.rows as Row[]
+    } catch (error) {
+      throw new PostgresAdapterError(method, error)
+    }
+  }
+
+  async function first(method: string, text: string, params: unknown[]): Promise<Row | null> {
+    return (await rows(method, text, params))[0] ?? null
+  }
+
+  const accountPlaceholders = accountColumns.map((column, i) =>
+    column === "authorization_details" ? `$${i + 1}::jsonb` : `$${i + 1}`,
+  )
+  const accountInsert = `insert into ${t.accounts} (${accountColumns.join(", ")})
+    values (${accountPlaceholders.join(", ")}) returning *`
+
+  return {
+    async createUser(user: AdapterUser) {
+      const row = await first(
+        "createUser",
+        `insert into ${t.users} (id, name, email, email_verified, image)
+         values ($1, $2, $3, $4, $5) returning *`,
+        userValues(user),
+      )
+      return toUser(row!)
+    },
+
+    async getUser(id) {
+      const row = await first("getUser", `select * from ${t.users} where id = $1`, [id])
+      return row && toUser(row)
+    },
+
+    async getUserByEmail(email) {
+      const row = await first("getUserByEmail", `select * from ${t.users} where email = $1`, [
+        email,
+      ])
+      return row && toUser(row)
+    },
+
+    async getUserByAccount({ provider, providerAccountId }) {
+      const row = await first(
+        "getUserByAccount",
+        `select u.* from ${t.accounts} a join ${t.users} u on u.id = a.user_id
+         where a.provider = $1 and a.provider_account_id = $2`,
+        [provider, providerAccountId],
+      )
+      return row && toUser(row)
+    },
+
+    async updateUser(user) {
+      const sets: string[] = []
+      const params: unknown[] = [user.id]
+      for (const [field, column] of Object.entries(userColumns)) {
+        const value = user[field as keyof typeof userColumns]
+        if (value === undefined) continue // absent: keep; null: clear
+        params.push(value)
+        sets.push(`${column} = $${params.length}`)
+      }
+      const row = await first(
+        "updateUser",
+        sets.length === 0
+          ? `select * from ${t.users} where id = $1`
+          : `update ${t.users} set ${sets.join(", ")} where id = $1 returning *`,
+        params,
+      )
+      if (!row)
+        throw new PostgresAdapterError("updateUser", new Error(`no user with id ${user.id}`))
+      return toUser(row)
+    },
+
+    async deleteUser(id) {
+      // Accounts, sessions and authenticators go with the user: `on delete cascade`.
+      const row = await first("deleteUser", `delete from ${t.users} where id = $1 returning *`, [
+        id,
+      ])
+      return row && toUser(row)
+    },
+
+    async linkAccount(account: AdapterAccount) {
+      const row = await first("linkAccount", accountInsert, accountValues(account))
+      return toAccount(row!)
+    },
+
+    async unlinkAccount({ provider, providerAccountId }) {
+      const row = await first(
+        "unlinkAccount",
+        `delete from ${t.accounts} where provider = $1 and provider_account_id = $2 returning *`,
+        [provider, providerAccountId],
+      )
+      // The Adapter type has no null here: "not found" is undefined.
+      return row ? toAccount(row) : undefined
+    },
+
+    async getAccount(providerAccountId, provider) {
+      const row = await first(
+        "getAccount",
+        `select * from ${t.accounts} where provider = $1 and provider_account_id = $2`,
+        [provider, providerAccountId],
+      )
+      return row && toAccount(row)
+    },
+
+    async createSession(session: AdapterSession) {
+      const row = await first(
+        "createSession",
+        `insert into ${t.sessions} (session_token, user_id, expires) values ($1, $2, $3)
+         returning *`,
+        [session.sessionToken, session.userId, session.expires],
+      )
+      return toSession(row!)
+    },
+
+    async getSessionAndUser(sessionToken) {
+      const row = await first(
+        "getSessionAndUser",
+        `select s.session_token, s.user_id, s.expires,
+                u.id, u.name, u.email, u.email_verified, u.image
+         from ${t.sessions} s join ${t.users} u on u.id = s.user_id
+         where s.session_token = $1`,
+        [sessionToken],
+      )
+      return row && { session: toSession(row), user: toUser(row) }
+    },
+
+    async updateSession(session) {
+      const row = await first(
+        "updateSession",
+        `update ${t.sessions}
+         set expires = coalesce($2, expires), user_id = coalesce($3, user_id)
+         where session_token = $1 returning *`,
+        [session.sessionToken, session.expires ?? null, session.userId ?? null],
+      )
+      return row && toSession(row)
+    },
+
+    async deleteSession(sessionToken) {
+      const row = await first(
+        "deleteSession",
+        `delete from ${t.sessions} where session_token = $1 returning *`,
+        [sessionToken],
+      )
+      return row && toSession(row)
+    },
+
+    async listSessionsByUserId(userId) {
+      const found = await rows(
+        "listSessionsByUserId",
+        `select * from ${t.sessions} where user_id = $1 order by expires desc`,
+        [userId],
+      )
+      return found.map(toSession)
+    },
+
+    async deleteSessionsByUserId(userId) {
+      const deleted = await rows(
+        "deleteSessionsByUserId",
+        `delete from ${t.sessions} where user_id = $1 returning session_token`,
+        [userId],
+      )
+      return deleted.length
+    },
+
+    async createVerificationToken(token: VerificationToken) {
+      // The token arrives hashed: core hashes it before storing and before looking it up.
+      const row = await first(
+        "createVerificationToken",
+        `insert into ${t.verificationTokens} (identifier, token, expires) values ($1, $2, $3)
+         returning *`,
+        [token.identifier, token.token, token.expires],
+      )
+      return toVerificationToken(row!)
+    },
+
+    async useVerificationToken({ identifier, token }) {
+      // One statement: of concurrent callers, only the one whose delete took the row gets it.
+      // Expired tokens are returned too; core checks `expires`.
+      const row = await first(
+        "useVerificationToken",
+        `delete from ${t.verificationTokens} where identifier = $1 and token = $2 returning *`,
+        [identifier, token],
+      )
+      return row && toVerificationToken(row)
+    },
+
+    async getAuthenticator(credentialID) {
+      const row = await first(
+        "getAuthenticator",
+        `select * from ${t.authenticators} where credential_id = $1`,
+        [credentialID],
+      )
+      return row && toAuthenticator(row)
+    },
+
+    async createAuthenticator(authenticator: AdapterAuthenticator) {
+      const row = await first(
+        "createAuthenticator",
+        `insert into ${t.authenticators} (credential_id, user_id, provider_account_id,
+           credential_public_key, counter, credential_device_type, credential_backed_up, transports)
+         values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
+        [
+          authenticator.credentialID,
+          authenticator.userId,
+          authenticator.providerAccountId,
+          authenticator.credentialPublicKey,
+          authenticator.counter,
+          authenticator.credentialDeviceType,
+          authenticator.credentialBackedUp,
+          authenticator.transports ?? null,
+        ],
+      )
+      return toAuthenticator(row!)
+    },
+
+    async listAuthenticatorsByUserId(userId) {
+      const found = await rows(
+        "listAuthenticatorsByUserId",
+        `select * from ${t.authenticators} where user_id = $1 order by credential_id`,
+        [userId],
+      )
+      return found.map(toAuthenticator)
+    },
+
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const row = await first(
+        "updateAuthenticatorCounter",
+        `update ${t.authenticators} set counter = $2 where credential_id = $1 returning *`,
+        [credentialID, newCounter],
+      )
+      if (!row) {
+        throw new PostgresAdapterError(
+          "updateAuthenticatorCounter",
+          new Error(`no authenticator with credential id ${credentialID}`),
+        )
+      }
+      return toAuthenticator(row)
+    },
+  }
+}

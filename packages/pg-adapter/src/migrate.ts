@@ -1,0 +1,99 @@
+/**
+ * The schema: five tables, created if they do not exist, in one transaction.
+ */
+import {
+  PostgresAdapterError,
+  quoteIdentifier,
+  tableNames,
+  type PostgresAdapterOptions,
+  type Queryable,
+} from "./client.js"
+
+/** A client that can run several statements at once (PGlite's `exec`). */
+interface Executable {
+  exec(sql: string): Promise<unknown>
+}
+
+/** Serialises concurrent migrations (several app instances starting at once): an arbitrary
+ * constant, "latch" in ASCII. */
+const MIGRATION_LOCK = 0x6c61746368
+
+/** The SQL that `migrate` runs, for those who manage their schema with their own tool. */
+export function schemaSql(options: PostgresAdapterOptions = {}): string {
+  const t = tableNames(options)
+  const createSchema =
+    options.schema === undefined
+      ? ""
+      : `create schema if not exists ${quoteIdentifier(options.schema)};\n`
+  return `${createSchema}
+create table if not exists ${t.users} (
+  id text primary key,
+  name text,
+  email text unique,
+  email_verified timestamptz,
+  image text
+);
+
+create table if not exists ${t.accounts} (
+  user_id text not null references ${t.users} (id) on delete cascade,
+  type text not null,
+  provider text not null,
+  provider_account_id text not null,
+  access_token text,
+  refresh_token text,
+  id_token text,
+  token_type text,
+  scope text,
+  session_state text,
+  expires_at bigint,
+  authorization_details jsonb,
+  primary key (provider, provider_account_id)
+);
+create index if not exists accounts_user_id_idx on ${t.accounts} (user_id);
+
+create table if not exists ${t.sessions} (
+  session_token text primary key,
+  user_id text not null references ${t.users} (id) on delete cascade,
+  expires timestamptz not null
+);
+create index if not exists sessions_user_id_idx on ${t.sessions} (user_id);
+
+create table if not exists ${t.verificationTokens} (
+  identifier text not null,
+  token text not null,
+  expires timestamptz not null,
+  primary key (identifier, token)
+);
+
+create table if not exists ${t.authenticators} (
+  credential_id text primary key,
+  user_id text not null references ${t.users} (id) on delete cascade,
+  provider_account_id text not null,
+  credential_public_key text not null,
+  counter bigint not null,
+  credential_device_type text not null,
+  credential_backed_up boolean not null,
+  transports text
+);
+create index if not exists authenticators_user_id_idx on ${t.authenticators} (user_id);
+`
+}
+
+/**
+ * Creates the adapter's tables and indexes if they do not exist; safe to run at every start,
+ * from several processes at once.
+ *
+ * The statements go to the server as one multi-statement query, which PostgreSQL runs as one
+ * transaction: all of it or nothing. With PGlite that is `exec`; with `pg` it is `query`
+ * without parameters (a `pg.Pool` runs it on one connection).
+ */
+export async function migrate(client: Queryable, options: PostgresAdapterOptions = {}) {
+  const sql = `select pg_advisory_xact_lock(${MIGRATION_LOCK});\n${schemaSql(options)}`
+  try {
+    const executable = client as Queryable & Partial<Executable>
+    if (typeof executable.exec === "function") await executable.exec(sql)
+    else await client.query(sql)
+  } catch (error) {
+    throw new PostgresAdapterError("migrate", error)
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Column ↔ field mapping: the database speaks snake_case, Latch camelCase (and OAuth's own
+ * snake_case for token fields, which keep their names).
+ */
+import type {
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "@latch/core/adapters"
+import type { Row } from "./client.js"
+
+/** `timestamptz` arrives as a `Date` from both pg and PGlite; anything else is converted. */
+function toDate(value: unknown): Date {
+  return value instanceof Date ? value : new Date(value as string | number)
+}
+
+/** `bigint` arrives as a string from pg and as a number from PGlite. */
+function toNumber(value: unknown): number {
+  return typeof value === "number" ? value : Number(value)
+}
+
+function toNullableString(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value)
+}
+
+export function toUser(row: Row): AdapterUser {
+  return {
+    id: row.id as string,
+    name: toNullableString(row.name),
+    email: row.email as string,
+    emailVerified: row.email_verified === null ? null : toDate(row.email_verified),
+    image: toNullableString(row.image),
+  }
+}
+
+/** The user's columns, given as values in this order by createUser. */
+export function userValues(user: AdapterUser): unknown[] {
+  return [
+    user.id,
+    user.name ?? null,
+    user.email ?? null,
+    user.emailVerified ?? null,
+    user.image ?? null,
+  ]
+}
+
+/** The fields updateUser may change, with their columns. */
+export const userColumns = {
+  name: "name",
+  email: "email",
+  emailVerified: "email_verified",
+  image: "image",
+} as const satisfies Partial<Record<keyof AdapterUser, string>>
+
+/** The token fields stored with an account: same name as field and as column. */
+const tokenFields = [
+  "access_token",
+  "refresh_token",
+  "id_token",
+  "token_type",
+  "scope",
+  "session_state",
+] as const
+
+/** The account's columns, in the order of `accountValues`. */
+export const accountColumns = [
+  "user_id",
+  "type",
+  "provider",
+  "provider_account_id",
+  ...tokenFields,
+  "expires_at",
+  "authorization_details",
+] as const
+
+export function accountValues(account: AdapterAccount): unknown[] {
+  const details = account.authorization_details
+  return [
+    account.userId,
+    account.type,
+    account.provider,
+    account.providerAccountId,
+    ...tokenFields.map((field) => {
+      const value = account[field]
+      return value === undefined || value === null ? null : String(value)
+    }),
+    account.expires_at ?? null,
+    // pg would send a JS array as a PostgreSQL array: send JSON text and cast it to jsonb.
+    details === undefined || details === null ? null : JSON.stringify(details),
+  ]
+}
+
+export function toAccount(row: Row): AdapterAccount {
+  const account: Record<string, unknown> = {
+    userId: row.user_id,
+    type: row.type,
+    provider: row.provider,
+    providerAccountId: row.provider_account_id,
+  }
+  // Fields the provider did not send stay absent rather than null, as in the token response.
+  for (const field of tokenFields) if (row[field] !== null) account[field] = row[field]
+  if (row.expires_at !== null) account.expires_at = toNumber(row.expires_at)
+  if (row.authorization_details !== null) {
+    const details = row.authorization_details
+    account.authorization_details = typeof details === "string" ? JSON.parse(details) : details
+  }
+  return account as unknown as AdapterAccount
+}
+
+export function toSession(row: Row): AdapterSession {
+  return {
+    sessionToken: row.session_token as string,
+    userId: row.user_id as string,
+    expires: toDate(row.expires),
+  }
+}
+
+export function toVerificationToken(row: Row): VerificationToken {
+  return {
+    identifier: row.identifier as string,
+    token: row.token as string,
+    expires: toDate(row.expires),
+  }
+}
+
+export function toAuthenticator(row: Row): AdapterAuthenticator {
+  return {
+    credentialID: row.credential_id as string,
+    userId: row.user_id as string,
+    providerAccountId: row.provider_account_id as string,
+    credentialPublicKey: row.credential_public_key as string,
+    counter: toNumber(row.counter),
+    credentialDeviceType: row.credential_device_type as string,
+    credentialBackedUp: row.credential_backed_up as boolean,
+    transports: toNullableString(row.transports),
+  }
+}

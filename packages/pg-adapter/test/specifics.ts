@@ -1,0 +1,212 @@
+/**
+ * What the conformance suite cannot see from outside, checked on PGlite and on a real server:
+ * the schema, that migrate is idempotent, that every statement is parameterised and finds its
+ * rows through an index, and that the session read and the token use are one statement each.
+ */
+import { randomUUID } from "node:crypto"
+import { describe, expect, it } from "vitest"
+import { migrate, PostgresAdapter, type Queryable } from "../src/index.js"
+
+export interface SpecificsSetup {
+  /** The client the adapter uses (a PGlite, or a pg.Pool). */
+  client: Queryable
+  /** One connection, for session settings (`enable_seqscan`): the PGlite, or a pg.Client. */
+  connection: Queryable
+}
+
+interface Statement {
+  text: string
+  params: unknown[]
+}
+
+/** A client that records every statement it is given. */
+function recording(client: Queryable) {
+  const statements: Statement[] = []
+  const recorder: Queryable = {
+    query(text, params = []) {
+      statements.push({ text, params })
+      return client.query(text, params)
+    },
+  }
+  return { recorder, statements }
+}
+
+const id = (prefix: string) => `${prefix}-${randomUUID()}`
+
+export function runPostgresSpecifics(name: string, get: () => SpecificsSetup) {
+  describe(`${name}: PostgreSQL specifics`, () => {
+    it("migrate is idempotent and keeps the data", async () => {
+      const { client } = get()
+      const adapter = PostgresAdapter(client)
+      const user = { id: id("user"), email: `${id("m")}@example.com`, emailVerified: null }
+      await adapter.createUser(user)
+      await migrate(client)
+      await migrate(client)
+      expect(await adapter.getUser(user.id)).toMatchObject(user)
+    })
+
+    it("creates the columns with the types of the design", async () => {
+      const { client } = get()
+      const { rows } = await client.query(
+        `select table_name, column_name, data_type from information_schema.columns
+         where table_schema = current_schema() and table_name = any($1)`,
+        [["users", "accounts", "sessions", "verification_tokens", "authenticators"]],
+      )
+      const types = Object.fromEntries(
+        (rows as { table_name: string; column_name: string; data_type: string }[]).map((r) => [
+          `${r.table_name}.${r.column_name}`,
+          r.data_type,
+        ]),
+      )
+      expect(types).toMatchObject({
+        "users.id": "text",
+        "users.email_verified": "timestamp with time zone",
+        "accounts.expires_at": "bigint",
+        "accounts.token_type": "text",
+        "accounts.authorization_details": "jsonb",
+        "sessions.session_token": "text",
+        "sessions.expires": "timestamp with time zone",
+        "verification_tokens.expires": "timestamp with time zone",
+        "authenticators.credential_id": "text",
+        "authenticators.counter": "bigint",
+        "authenticators.credential_backed_up": "boolean",
+      })
+    })
+
+    it("rejects a second user with the same email (unique)", async () => {
+      const adapter = PostgresAdapter(get().client)
+      const email = `${id("dup")}@example.com`
+      await adapter.createUser({ id: id("user"), email, emailVerified: null })
+      const error = await adapter
+        .createUser({ id: id("user"), email, emailVerified: null })
+        .catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(Error)
+      expect(error).toMatchObject({ name: "PostgresAdapterError", code: "23505" })
+      expect((error as Error).message).toMatch(/^@latch\/pg-adapter: createUser failed: /)
+    })
+
+    it("getSessionAndUser is one statement; useVerificationToken one delete … returning", async () => {
+      const { recorder, statements } = recording(get().client)
+      const adapter = PostgresAdapter(recorder)
+      const user = { id: id("user"), email: `${id("s")}@example.com`, emailVerified: null }
+      await adapter.createUser(user)
+      await adapter.createSession({ sessionToken: id("s"), userId: user.id, expires: new Date() })
+      await adapter.createVerificationToken({
+        identifier: user.email,
+        token: "h",
+        expires: new Date(),
+      })
+
+      statements.length = 0
+      await adapter.getSessionAndUser(id("nothing"))
+      expect(statements).toHaveLength(1)
+      expect(statements[0]!.text).toMatch(/\bjoin\b/)
+
+      statements.length = 0
+      expect(await adapter.useVerificationToken({ identifier: user.email, token: "h" })).not.toBe(
+        null,
+      )
+      expect(statements).toHaveLength(1)
+      expect(statements[0]!.text).toMatch(/^\s*delete from .* returning \*$/s)
+    })
+
+    it("sends values as parameters only, never inside the SQL", async () => {
+      const { recorder, statements } = recording(get().client)
+      const adapter = PostgresAdapter(recorder)
+      const hostile = `o'brien"; drop table users; --${randomUUID()}`
+      const user = {
+        id: hostile,
+        email: `${hostile}@example.com`,
+        name: hostile,
+        emailVerified: null,
+      }
+      await adapter.createUser(user)
+      await adapter.updateUser({ id: hostile, image: hostile })
+      await adapter.linkAccount({
+        userId: hostile,
+        type: "oauth",
+        provider: hostile,
+        providerAccountId: hostile,
+        access_token: hostile,
+      })
+      await adapter.getUserByAccount({ provider: hostile, providerAccountId: hostile })
+      await adapter.createSession({ sessionToken: hostile, userId: hostile, expires: new Date() })
+      await adapter.getSessionAndUser(hostile)
+      await adapter.createVerificationToken({
+        identifier: hostile,
+        token: hostile,
+        expires: new Date(),
+      })
+      await adapter.useVerificationToken({ identifier: hostile, token: hostile })
+      expect(await adapter.getUser(hostile)).toMatchObject({ ...user, image: hostile })
+      await adapter.deleteUser(hostile)
+
+      expect(statements.length).toBeGreaterThan(9)
+      for (const { text, params } of statements) {
+        expect(text).not.toContain("brien")
+        expect(params.some((p) => typeof p === "string" && p.includes(hostile))).toBe(true)
+      }
+    })
+
+    it("finds every row through an index", async () => {
+      const { connection } = get()
+      const { recorder, statements } = recording(connection)
+      const adapter = PostgresAdapter(recorder)
+      const user = { id: id("user"), email: `${id("i")}@example.com`, emailVerified: null }
+      const account = {
+        userId: user.id,
+        type: "oauth" as const,
+        provider: "github",
+        providerAccountId: id("a"),
+      }
+      const session = { sessionToken: id("s"), userId: user.id, expires: new Date() }
+      const token = { identifier: user.email, token: id("t"), expires: new Date() }
+      const authenticator = {
+        credentialID: id("c"),
+        userId: user.id,
+        providerAccountId: id("p"),
+        credentialPublicKey: "pk",
+        counter: 0,
+        credentialDeviceType: "singleDevice",
+        credentialBackedUp: false,
+      }
+      await adapter.createUser(user)
+      await adapter.linkAccount(account)
+      await adapter.createSession(session)
+      await adapter.createVerificationToken(token)
+      await adapter.createAuthenticator(authenticator)
+      statements.length = 0
+
+      await adapter.getUser(user.id)
+      await adapter.getUserByEmail(user.email)
+      await adapter.getUserByAccount(account)
+      await adapter.getAccount(account.providerAccountId, account.provider)
+      await adapter.updateUser({ id: user.id, name: "x" })
+      await adapter.getSessionAndUser(session.sessionToken)
+      await adapter.updateSession({ sessionToken: session.sessionToken, expires: new Date() })
+      await adapter.listSessionsByUserId(user.id)
+      await adapter.deleteSession(session.sessionToken)
+      await adapter.deleteSessionsByUserId(user.id)
+      await adapter.useVerificationToken(token)
+      await adapter.getAuthenticator(authenticator.credentialID)
+      await adapter.listAuthenticatorsByUserId(user.id)
+      await adapter.updateAuthenticatorCounter(authenticator.credentialID, 1)
+      await adapter.unlinkAccount(account)
+      await adapter.deleteUser(user.id)
+      const lookups = statements.filter(({ text }) => !/^\s*insert/.test(text))
+      expect(lookups).toHaveLength(16)
+
+      // With sequential scans priced out, a plan still shows one only where no index serves.
+      await connection.query("set enable_seqscan = off")
+      try {
+        for (const { text, params } of lookups) {
+          const { rows } = await connection.query(`explain ${text}`, params)
+          const plan = (rows as Record<string, string>[]).map((row) => row["QUERY PLAN"]).join("\n")
+          expect(plan, `${text}\n${plan}`).not.toMatch(/Seq Scan/)
+        }
+      } finally {
+        await connection.query("reset enable_seqscan")
+      }
+    })
+  })
+}
