@@ -13,6 +13,7 @@ import { callAdapter, requireMethods } from "./adapter-call.js"
 import type { Account, User } from "../types.js"
 import type { Identity } from "./establish.js"
 import { emitEvent } from "./events.js"
+import { readDatabaseSession } from "./database-strategy.js"
 import { readSessionToken } from "./jwt-strategy.js"
 
 /** The user the session is for, and whether they were created by this sign-in. */
@@ -47,6 +48,7 @@ async function link(
 
 /** The id of the user signed in on this request, if any. */
 async function signedInUserId(ctx: ActionContext): Promise<string | undefined> {
+  if (ctx.config.session.strategy === "database") return (await readDatabaseSession(ctx))?.user.id
   const { token } = await readSessionToken(ctx)
   return typeof token?.sub === "string" ? token.sub : undefined
 }

@@ -174,4 +174,19 @@ describe("OAuth sign-in with an adapter", () => {
       user: { email: alice.email, name: alice.name },
     })
   })
+
+  it("links the provider to the user signed in with a database session", async () => {
+    const { browser, adapter } = setup({}, { session: { strategy: "database" } })
+    adapter.users.set(ALICE.id, {
+      ...ALICE,
+      email: "someone-else@example.com",
+      emailVerified: null,
+    })
+    await browser.signIn()
+    expect(adapter.sessions.size).toBe(1)
+
+    await signInWithOP(browser)
+    expect(adapter.users.size).toBe(1)
+    expect([...adapter.accounts.values()][0]).toMatchObject({ userId: ALICE.id, provider: "op" })
+  })
 })
