@@ -5,10 +5,9 @@
 import { Auth, getSession } from "@latch/core"
 import Credentials from "@latch/core/providers/credentials"
 import { jwtDecrypt } from "jose"
-import { BenchError, isMain, median, ops, ratio, runAsScript } from "./lib/common.mjs"
+import { batch, BenchError, isMain, median, ops, ratio, runAsScript, timed } from "./lib/common.mjs"
+import { COOKIE_NAME, ORIGIN, signIn } from "./lib/sign-in.mjs"
 
-const ORIGIN = "http://localhost:3000"
-const COOKIE_NAME = "latch.session-token" // no `__Secure-` prefix: the origin is plain http
 const WARMUP_MS = 1500 // per candidate, spread over interleaved passes
 const BATCH_MS = 250 // target duration of one candidate's batch in a round
 const ROUNDS = 15 // odd, so each median is one measured round
@@ -26,49 +25,6 @@ const config = {
 
 function fail(message) {
   throw new BenchError(message)
-}
-
-// --- Sign in through Latch, as a browser would -------------------------------------------------
-
-/** A browser's cookie jar for one origin, fed by `Auth` responses. */
-function browser() {
-  const jar = new Map()
-  const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
-
-  function store(response) {
-    for (const header of response.headers.getSetCookie()) {
-      const pair = header.split(";", 1)[0]
-      const at = pair.indexOf("=")
-      const name = pair.slice(0, at).trim()
-      const value = pair.slice(at + 1).trim()
-      if (value === "" || /;\s*max-age=0(;|$)/i.test(header)) jar.delete(name)
-      else jar.set(name, value)
-    }
-  }
-
-  async function send(path, init = {}) {
-    const headers = new Headers(init.headers)
-    if (jar.size) headers.set("cookie", cookieHeader())
-    const response = await Auth(new Request(new URL(path, ORIGIN), { ...init, headers }), config)
-    store(response)
-    return response
-  }
-
-  return { jar, send }
-}
-
-/** Signs in with the credentials provider; returns the session token. */
-async function signIn() {
-  const { jar, send } = browser()
-  const { csrfToken } = await (await send("/auth/csrf")).json()
-  const response = await send("/auth/callback/credentials", {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ csrfToken, username: "alice", password: "x" }).toString(),
-  })
-  const token = jar.get(COOKIE_NAME)
-  if (!token) fail(`sign-in (status ${response.status}) set no ${COOKIE_NAME} cookie`)
-  return token
 }
 
 // --- The key Latch derives, derived here independently -----------------------------------------
@@ -92,28 +48,6 @@ async function deriveKey() {
   )
 }
 
-// --- Harness -----------------------------------------------------------------------------------
-
-/** Runs `run` `iterations` times in sequence; returns the elapsed milliseconds. */
-async function batch(run, iterations) {
-  const start = performance.now()
-  for (let i = 0; i < iterations; i++) await run()
-  return performance.now() - start
-}
-
-/** Runs `run` for about `ms` milliseconds; returns the operations per second. */
-async function timed(run, ms) {
-  let iterations = 0
-  let elapsed = 0
-  let step = 16
-  while (elapsed < ms) {
-    elapsed += await batch(run, step)
-    iterations += step
-    step = Math.min(step * 2, 4096)
-  }
-  return (iterations / elapsed) * 1000
-}
-
 // --- The benchmark -----------------------------------------------------------------------------
 
 /**
@@ -121,7 +55,7 @@ async function timed(run, ms) {
  * `summary`, and `seconds` and `rounds` for the environment notes.
  */
 export async function runSession() {
-  const token = await signIn()
+  const token = await signIn(config)
   const cookie = `${COOKIE_NAME}=${token}`
   const key = await deriveKey()
 

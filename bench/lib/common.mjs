@@ -80,3 +80,23 @@ export function runAsScript(main) {
 
 /** A check of the benchmark failed: the numbers would not mean what they say. */
 export class BenchError extends Error {}
+
+/** Runs `run` `iterations` times in sequence, each awaited; returns the elapsed milliseconds. */
+export async function batch(run, iterations) {
+  const start = performance.now()
+  for (let i = 0; i < iterations; i++) await run()
+  return performance.now() - start
+}
+
+/** Runs `run` for about `ms` milliseconds, in doubling batches; returns the operations per second. */
+export async function timed(run, ms) {
+  let iterations = 0
+  let elapsed = 0
+  let step = 16
+  while (elapsed < ms) {
+    elapsed += await batch(run, step)
+    iterations += step
+    step = Math.min(step * 2, 4096)
+  }
+  return (iterations / elapsed) * 1000
+}
