@@ -1,22 +1,38 @@
-// `npm test`: installs what is missing (pnpm, dependencies, Debian's Chromium for the browser
-// tests), builds, then runs every check and test suite: lint, types, unit and integration
-// tests of each package, and the end-to-end tests in a real Chromium.
+// `npm test`: installs what is missing (pnpm, dependencies, Debian's Chromium and PostgreSQL),
+// builds, then runs every check and test suite: lint, types, unit and integration tests of each
+// package (the adapter's against PGlite and a throwaway PostgreSQL cluster), and the end-to-end
+// tests in a real Chromium.
+import { existsSync, readdirSync } from "node:fs"
 import { has, install, run } from "./lib.mjs"
 
-function ensureChromium() {
-  if (process.env.CHROMIUM_PATH || has("chromium")) return
-  console.log("• installing Debian's chromium for the browser tests")
+/** Debian packages the tests need: Chromium (browser tests) and PostgreSQL (adapter tests). */
+function missingSystemPackages() {
+  const missing = []
+  if (!process.env.CHROMIUM_PATH && !has("chromium")) missing.push("chromium")
+  const postgres = "/usr/lib/postgresql"
+  const hasPostgres =
+    process.env.PG_BIN ||
+    (existsSync(postgres) &&
+      readdirSync(postgres).some((version) => existsSync(`${postgres}/${version}/bin/initdb`)))
+  if (!hasPostgres) missing.push("postgresql")
+  return missing
+}
+
+function ensureSystemPackages() {
+  const missing = missingSystemPackages()
+  if (missing.length === 0) return
+  console.log(`• installing Debian's ${missing.join(" and ")} for the tests`)
   const root = process.getuid?.() === 0
   const apt = (...args) =>
     run(root ? "apt-get" : "sudo", root ? args : ["apt-get", ...args], {
       env: { DEBIAN_FRONTEND: "noninteractive" },
     })
   apt("update")
-  apt("install", "-y", "--no-install-recommends", "chromium")
+  apt("install", "-y", "--no-install-recommends", ...missing)
 }
 
 install()
-ensureChromium()
+ensureSystemPackages()
 run("pnpm", ["run", "build"])
 run("pnpm", ["run", "lint"])
 run("pnpm", ["-r", "--if-present", "run", "typecheck"])
