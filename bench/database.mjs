@@ -9,15 +9,14 @@ import Credentials from "@latch/core/providers/credentials"
 import { migrate, PostgresAdapter } from "@latch/pg-adapter"
 import pg from "pg"
 import {
-  batch,
   BenchError,
+  interleave,
   isMain,
   median,
   ops,
   ratio,
   ratios,
   runAsScript,
-  timed,
 } from "./lib/common.mjs"
 import { startPostgres } from "./lib/postgres.mjs"
 import { COOKIE_NAME, ORIGIN, signIn } from "./lib/sign-in.mjs"
@@ -209,24 +208,13 @@ async function measure(cleanup) {
 
   const started = performance.now()
 
-  // Warm-up, interleaved; its last pass sizes each candidate's fixed batch to about BATCH_MS.
-  const PASSES = 2
-  for (let pass = 0; pass < PASSES; pass++) {
-    for (const candidate of candidates) {
-      const opsPerSecond = await timed(candidate.run, WARMUP_MS / PASSES)
-      candidate.iterations = Math.max(1, Math.round((opsPerSecond * BATCH_MS) / 1000))
-    }
-  }
-
-  // Rounds: every candidate runs its fixed batch once per round, starting with a different one.
-  for (const candidate of candidates) candidate.rounds = []
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let i = 0; i < candidates.length; i++) {
-      const candidate = candidates[(round + i) % candidates.length]
-      const elapsed = await batch(candidate.run, candidate.iterations)
-      candidate.rounds.push((candidate.iterations / elapsed) * 1000)
-    }
-  }
+  // Interleaved warm-up and rounds (see \`interleave\`).
+  await interleave(candidates, {
+    passes: 2,
+    warmupMs: WARMUP_MS,
+    batchMs: BATCH_MS,
+    rounds: ROUNDS,
+  })
   const seconds = since(started)
 
   // Nothing failed quietly during the rounds, and every session is still there, unchanged.

@@ -5,7 +5,7 @@
 import { Auth, getSession } from "@latch/core"
 import Credentials from "@latch/core/providers/credentials"
 import { jwtDecrypt } from "jose"
-import { batch, BenchError, isMain, median, ops, ratio, runAsScript, timed } from "./lib/common.mjs"
+import { BenchError, interleave, isMain, median, ops, ratio, runAsScript } from "./lib/common.mjs"
 import { COOKIE_NAME, ORIGIN, signIn } from "./lib/sign-in.mjs"
 
 const WARMUP_MS = 1500 // per candidate, spread over interleaved passes
@@ -100,24 +100,13 @@ export async function runSession() {
 
   const started = performance.now()
 
-  // Warm-up, interleaved; its last pass sizes each candidate's fixed batch to about BATCH_MS.
-  const PASSES = 3
-  for (let pass = 0; pass < PASSES; pass++) {
-    for (const candidate of candidates) {
-      const opsPerSecond = await timed(candidate.run, WARMUP_MS / PASSES)
-      candidate.iterations = Math.max(1, Math.round((opsPerSecond * BATCH_MS) / 1000))
-    }
-  }
-
-  // Rounds: every candidate runs its fixed batch once per round, starting with a different one.
-  for (const candidate of candidates) candidate.rounds = []
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let i = 0; i < candidates.length; i++) {
-      const candidate = candidates[(round + i) % candidates.length]
-      const elapsed = await batch(candidate.run, candidate.iterations)
-      candidate.rounds.push((candidate.iterations / elapsed) * 1000)
-    }
-  }
+  // Interleaved warm-up and rounds (see \`interleave\`).
+  await interleave(candidates, {
+    passes: 3,
+    warmupMs: WARMUP_MS,
+    batchMs: BATCH_MS,
+    rounds: ROUNDS,
+  })
 
   const seconds = (performance.now() - started) / 1000
   const [floor, route, direct] = candidates

@@ -100,3 +100,26 @@ export async function timed(run, ms) {
   }
   return (iterations / elapsed) * 1000
 }
+
+/**
+ * Measures candidates `{ run }` in interleaved rounds: a warm-up in `passes` interleaved passes
+ * (the last one sizes each candidate's fixed batch to about `batchMs`), then `rounds` rounds in
+ * which every candidate runs its batch once, starting with a different one each round. Sets
+ * `candidate.rounds` to the operations per second of each round.
+ */
+export async function interleave(candidates, { passes, warmupMs, batchMs, rounds }) {
+  for (let pass = 0; pass < passes; pass++) {
+    for (const candidate of candidates) {
+      const opsPerSecond = await timed(candidate.run, warmupMs / passes)
+      candidate.iterations = Math.max(1, Math.round((opsPerSecond * batchMs) / 1000))
+    }
+  }
+  for (const candidate of candidates) candidate.rounds = []
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < candidates.length; i++) {
+      const candidate = candidates[(round + i) % candidates.length]
+      const elapsed = await batch(candidate.run, candidate.iterations)
+      candidate.rounds.push((candidate.iterations / elapsed) * 1000)
+    }
+  }
+}
