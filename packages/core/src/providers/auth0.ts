@@ -4,6 +4,7 @@
  * @module providers/auth0
  */
 import type { OAuthUserConfig, OIDCConfig } from "./index.js"
+import { userFromClaims } from "../lib/claims.js"
 import { withDefaults } from "../lib/endpoint.js"
 
 /**
@@ -58,12 +59,7 @@ export default function Auth0<P extends Auth0Profile = Auth0Profile>(
     name: "Auth0",
     type: "oidc",
     authorization: withDefaults(undefined, { scope: "openid profile email" }, authorization),
-    profile: (profile) => ({
-      id: profile.sub,
-      name: profile.name ?? profile.nickname ?? null,
-      email: profile.email ?? null,
-      image: profile.picture ?? null,
-    }),
+    profile: userFromClaims,
     style: { brandColor: "#eb5424", text: "#ffffff" },
     ...rest,
   }

@@ -4,6 +4,7 @@
  * @module providers/authentik
  */
 import type { OAuthUserConfig, OIDCConfig } from "./index.js"
+import { userFromClaims } from "../lib/claims.js"
 import { withDefaults } from "../lib/endpoint.js"
 
 /**
@@ -58,12 +59,7 @@ export default function Authentik<P extends AuthentikProfile = AuthentikProfile>
     name: "authentik",
     type: "oidc",
     authorization: withDefaults(undefined, { scope: "openid profile email" }, authorization),
-    profile: (profile) => ({
-      id: profile.sub,
-      name: profile.name ?? profile.preferred_username ?? null,
-      email: profile.email ?? null,
-      image: profile.picture ?? null,
-    }),
+    profile: userFromClaims,
     style: { brandColor: "#fd4b2d", text: "#ffffff" },
     ...rest,
   }

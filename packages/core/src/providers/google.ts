@@ -4,6 +4,7 @@
  * @module providers/google
  */
 import type { OAuthUserConfig, OIDCConfig } from "./index.js"
+import { userFromClaims } from "../lib/claims.js"
 import { withDefaults } from "../lib/endpoint.js"
 
 /**
@@ -67,12 +68,7 @@ export default function Google<P extends GoogleProfile = GoogleProfile>(
     type: "oidc",
     issuer: "https://accounts.google.com",
     authorization: withDefaults(undefined, { scope: "openid profile email" }, authorization),
-    profile: (profile) => ({
-      id: profile.sub,
-      name: profile.name ?? null,
-      email: profile.email ?? null,
-      image: profile.picture ?? null,
-    }),
+    profile: userFromClaims,
     style: { brandColor: "#4285f4", text: "#ffffff" },
     ...rest,
   }

@@ -4,6 +4,7 @@
  * @module providers/keycloak
  */
 import type { OAuthUserConfig, OIDCConfig } from "./index.js"
+import { userFromClaims } from "../lib/claims.js"
 import { withDefaults } from "../lib/endpoint.js"
 
 /**
@@ -55,12 +56,7 @@ export default function Keycloak<P extends KeycloakProfile = KeycloakProfile>(
     name: "Keycloak",
     type: "oidc",
     authorization: withDefaults(undefined, { scope: "openid profile email" }, authorization),
-    profile: (profile) => ({
-      id: profile.sub,
-      name: profile.name ?? profile.preferred_username ?? null,
-      email: profile.email ?? null,
-      image: profile.picture ?? null,
-    }),
+    profile: userFromClaims,
     style: { brandColor: "#008aaa", text: "#ffffff" },
     ...rest,
   }

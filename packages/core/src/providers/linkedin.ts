@@ -4,6 +4,7 @@
  * @module providers/linkedin
  */
 import type { OAuthUserConfig, OIDCConfig } from "./index.js"
+import { userFromClaims } from "../lib/claims.js"
 import { withDefaults } from "../lib/endpoint.js"
 
 /**
@@ -57,12 +58,7 @@ export default function LinkedIn<P extends LinkedInProfile = LinkedInProfile>(
     authorization: withDefaults(undefined, { scope: "openid profile email" }, authorization),
     client: { token_endpoint_auth_method: "client_secret_post" },
     checks: ["state"],
-    profile: (profile) => ({
-      id: profile.sub,
-      name: profile.name ?? null,
-      email: profile.email ?? null,
-      image: profile.picture ?? null,
-    }),
+    profile: userFromClaims,
     style: { brandColor: "#0a66c2", text: "#ffffff" },
     ...rest,
   }

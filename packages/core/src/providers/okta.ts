@@ -4,6 +4,7 @@
  * @module providers/okta
  */
 import type { OAuthUserConfig, OIDCConfig } from "./index.js"
+import { userFromClaims } from "../lib/claims.js"
 import { withDefaults } from "../lib/endpoint.js"
 
 /**
@@ -61,12 +62,7 @@ export default function Okta<P extends OktaProfile = OktaProfile>(
     name: "Okta",
     type: "oidc",
     authorization: withDefaults(undefined, { scope: "openid profile email" }, authorization),
-    profile: (profile) => ({
-      id: profile.sub,
-      name: profile.name ?? profile.preferred_username ?? null,
-      email: profile.email ?? null,
-      image: profile.picture ?? null,
-    }),
+    profile: userFromClaims,
     style: { brandColor: "#007dc1", text: "#ffffff" },
     ...rest,
   }

@@ -4,6 +4,7 @@
  * @module providers/slack
  */
 import type { OAuthUserConfig, OIDCConfig } from "./index.js"
+import { userFromClaims } from "../lib/claims.js"
 import { withDefaults } from "../lib/endpoint.js"
 
 /**
@@ -64,12 +65,7 @@ export default function Slack<P extends SlackProfile = SlackProfile>(
     type: "oidc",
     issuer: "https://slack.com",
     authorization: withDefaults(undefined, { scope: "openid profile email" }, authorization),
-    profile: (profile) => ({
-      id: profile.sub,
-      name: profile.name ?? null,
-      email: profile.email ?? null,
-      image: profile.picture ?? null,
-    }),
+    profile: userFromClaims,
     style: { brandColor: "#4a154b", text: "#ffffff" },
     ...rest,
   }

@@ -1,19 +1,19 @@
 /** The provider's profile → the user and the account (RFC 6749 §5.1 token fields kept). */
 import type { Identity } from "../../session/establish.js"
 import { OAuthProfileParseError } from "../../errors.js"
+import { userFromClaims, type StandardClaims } from "../../lib/claims.js"
 import type { OAuthProviderConfig } from "../../providers/index.js"
 import type { Account, Profile, TokenSet, User } from "../../types.js"
 
-/** The default mapping: the OpenID standard claims, with common non-OIDC fallbacks. */
+/** The default mapping: the OpenID standard claims, then common non-OIDC fields (GitHub-like). */
 function defaultProfile(profile: Profile): User {
-  const id = profile.sub ?? profile.id
+  const user = userFromClaims(profile as StandardClaims)
+  const id = user.id ?? profile.id
   return {
     id: id === undefined || id === null ? undefined : String(id),
-    name:
-      profile.name ?? profile.preferred_username ?? (profile.login as string | undefined) ?? null,
-    email: profile.email ?? null,
-    image:
-      (profile.picture as string | undefined) ?? (profile.avatar_url as string | undefined) ?? null,
+    name: user.name ?? (profile.login as string | undefined) ?? null,
+    email: user.email,
+    image: user.image ?? (profile.avatar_url as string | undefined) ?? null,
   }
 }
 
