@@ -452,4 +452,41 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
       expect(await a.getAuthenticator(credentialID)).toBeNull()
     })
   })
+
+  describe("counters", () => {
+    it("incrementCounter counts 1, 2, 3 for a key; keys are apart", async (a) => {
+      const key = randomId("counter")
+      const other = randomId("counter")
+      const expires = fromNow(60_000)
+      expect(await a.incrementCounter(key, expires)).toBe(1)
+      expect(await a.incrementCounter(key, expires)).toBe(2)
+      expect(await a.incrementCounter(other, expires)).toBe(1)
+      expect(await a.incrementCounter(key, expires)).toBe(3)
+    })
+
+    it("an expired counter starts again at 1", async (a) => {
+      const key = randomId("counter")
+      expect(await a.incrementCounter(key, fromNow(-1_000))).toBe(1)
+      expect(await a.incrementCounter(key, fromNow(60_000))).toBe(1)
+      expect(await a.incrementCounter(key, fromNow(60_000))).toBe(2)
+    })
+
+    it("keeps the first expiry of a live window", async (a) => {
+      const key = randomId("counter")
+      await a.incrementCounter(key, fromNow(1_500))
+      // A later call with a far expiry must not stretch the window.
+      await a.incrementCounter(key, fromNow(3_600_000))
+      await new Promise((resolve) => setTimeout(resolve, 1_600))
+      expect(await a.incrementCounter(key, fromNow(60_000))).toBe(1)
+    })
+
+    it("of 10 concurrent incrementCounter calls, each sees a different value", async (a) => {
+      const key = randomId("counter")
+      const expires = fromNow(60_000)
+      const values = await Promise.all(
+        Array.from({ length: 10 }, () => a.incrementCounter(key, expires)),
+      )
+      expect([...values].sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    })
+  })
 }

@@ -23,4 +23,5 @@ export const adapterMethods = [
   "createAuthenticator",
   "listAuthenticatorsByUserId",
   "updateAuthenticatorCounter",
+  "incrementCounter",
 ] as const satisfies readonly (keyof Adapter)[]

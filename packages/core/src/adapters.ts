@@ -90,4 +90,16 @@ export interface Adapter {
     credentialID: string,
     newCounter: number,
   ): Awaitable<AdapterAuthenticator>
+  /**
+   * Adds one to the counter named `key` and returns its new value, atomically: of concurrent
+   * calls, each sees a different value. A counter that does not exist, or whose `expires` has
+   * passed, starts again at 1 and expires at the `expires` given; later calls keep the first
+   * `expires`. Expired counters may be deleted at any time.
+   *
+   * Latch uses it for what must hold across every instance of an app: the email sign-in rate
+   * limit (keys `email:address:…`, `email:ip:…`) and the single use of a passkey challenge
+   * (`webauthn:challenge:…`). Keys are at most 200 characters. Without it, Latch keeps the
+   * counters in the memory of each process and logs the `memory-counter` warning.
+   */
+  incrementCounter?(key: string, expires: Date): Awaitable<number>
 }

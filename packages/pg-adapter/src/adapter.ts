@@ -55,6 +55,7 @@ type MethodName =
   | "createAuthenticator"
   | "listAuthenticatorsByUserId"
   | "updateAuthenticatorCounter"
+  | "incrementCounter"
 
 /** The adapter's methods: all of `Adapter`'s, none optional, each returning a Promise. */
 export type PostgresAdapterMethods = {
@@ -331,6 +332,25 @@ export function PostgresAdapter(
         )
       }
       return toAuthenticator(row)
+    },
+
+    async incrementCounter(key, expires) {
+      // One upsert: the row lock taken by `on conflict do update` serialises concurrent callers.
+      // A counter past its expiry starts again. Now and then a call also sweeps expired rows,
+      // so the table stays as small as the live windows.
+      const row = await first(
+        "incrementCounter",
+        `insert into ${t.counters} as c (key, count, expires) values ($1, 1, $2)
+         on conflict (key) do update set
+           count = case when c.expires <= now() then 1 else c.count + 1 end,
+           expires = case when c.expires <= now() then excluded.expires else c.expires end
+         returning count`,
+        [key, expires],
+      )
+      if (Math.random() < 0.01) {
+        await rows("incrementCounter", `delete from ${t.counters} where expires <= now()`, [])
+      }
+      return Number(row!.count)
     },
   }
 }

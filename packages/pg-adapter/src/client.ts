@@ -38,7 +38,7 @@ export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`
 }
 
-/** The five table names, schema-qualified when a schema is given. */
+/** The six table names, schema-qualified when a schema is given. */
 export function tableNames(options: PostgresAdapterOptions = {}) {
   const prefix = options.schema === undefined ? "" : `${quoteIdentifier(options.schema)}.`
   return {
@@ -47,6 +47,7 @@ export function tableNames(options: PostgresAdapterOptions = {}) {
     sessions: `${prefix}sessions`,
     verificationTokens: `${prefix}verification_tokens`,
     authenticators: `${prefix}authenticators`,
+    counters: `${prefix}counters`,
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The schema: five tables, created if they do not exist, in one transaction.
+ * The schema: six tables, created if they do not exist, in one transaction.
  */
 import {
   PostgresAdapterError,
@@ -76,6 +76,13 @@ create table if not exists ${t.authenticators} (
   transports text
 );
 create index if not exists authenticators_user_id_idx on ${t.authenticators} (user_id);
+
+create table if not exists ${t.counters} (
+  key text primary key,
+  count integer not null,
+  expires timestamptz not null
+);
+create index if not exists counters_expires_idx on ${t.counters} (expires);
 `
 }
 

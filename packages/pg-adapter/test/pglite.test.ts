@@ -45,6 +45,7 @@ describe("PostgresAdapter on PGlite with { schema }", () => {
     expect(rows.map((row) => row.table_name)).toEqual([
       "accounts",
       "authenticators",
+      "counters",
       "sessions",
       "users",
       "verification_tokens",

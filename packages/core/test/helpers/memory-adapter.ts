@@ -15,6 +15,7 @@ export interface MemoryAdapter extends Adapter {
   accounts: Map<string, AdapterAccount>
   sessions: Map<string, AdapterSession>
   tokens: Map<string, VerificationToken>
+  counters: Map<string, { count: number; expires: Date }>
 }
 
 const accountKey = (provider: string, providerAccountId: string) =>
@@ -25,7 +26,9 @@ export function memoryAdapter(): MemoryAdapter {
   const accounts = new Map<string, AdapterAccount>()
   const sessions = new Map<string, AdapterSession>()
   const tokens = new Map<string, VerificationToken>()
+  const counters = new Map<string, { count: number; expires: Date }>()
   return {
+    counters,
     users,
     accounts,
     sessions,
@@ -108,6 +111,16 @@ export function memoryAdapter(): MemoryAdapter {
       const found = tokens.get(key) ?? null
       tokens.delete(key)
       return found
+    },
+    incrementCounter(key, expires) {
+      const now = Date.now()
+      const current = counters.get(key)
+      if (!current || current.expires.getTime() <= now) {
+        counters.set(key, { count: 1, expires })
+        return 1
+      }
+      current.count++
+      return current.count
     },
   }
 }
