@@ -2,13 +2,16 @@
 // builds cannot be downloaded here, so `playwright install` is never needed.
 import { defineConfig, devices } from "@playwright/test"
 
-const PORT = 4173
+/** Three ports from E2E_PORT_BASE (default 4173): the demo, its OpenID Provider, the JWT demo.
+ * Another base lets two checkouts run their suites side by side. */
+const BASE = Number(process.env.E2E_PORT_BASE ?? 4173)
+const PORT = BASE
 const ORIGIN = `http://127.0.0.1:${PORT}`
 /** A second demo server with JWT sessions (the first keeps sessions in its database). */
-const JWT_PORT = 4175
+const JWT_PORT = BASE + 2
 const JWT_ORIGIN = `http://127.0.0.1:${JWT_PORT}`
 const SECRET = "latch-e2e-test-secret-not-for-production-0123456789abcdef"
-const OP_PORT = 4174
+const OP_PORT = BASE + 1
 /** The demo's local OpenID Provider, and the demo's client at it. */
 const LOCAL_OP = {
   AUTH_LOCAL_OP_ISSUER: `http://127.0.0.1:${OP_PORT}`,

@@ -3,17 +3,22 @@
 import { expect, test } from "@playwright/test"
 import { ALICE, screenshot, sessionCookie } from "./support"
 
+/** The provider's origin: the port after the demo's (playwright.config.ts). */
+const OP_ORIGIN = new RegExp(
+  `^http://127\\.0\\.0\\.1:${Number(process.env.E2E_PORT_BASE ?? 4173) + 1}/`,
+)
+
 test("signs in with the local OpenID Provider and signs out", async ({ page }) => {
   await page.goto("/signin?callbackUrl=%2Fprotected")
   await page.getByRole("button", { name: "Sign in with Local OpenID Provider" }).click()
 
   // The provider's login page (its own origin), then its consent page.
-  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:4174\//)
+  await expect(page).toHaveURL(OP_ORIGIN)
   await screenshot(page, "local-op-login")
   await page.locator("input[name=login]").fill(ALICE.username)
   await page.locator("input[name=password]").fill("any")
   await page.locator("button[type=submit]").first().click()
-  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:4174\//)
+  await expect(page).toHaveURL(OP_ORIGIN)
   await page.locator("button[type=submit]").first().click()
 
   // Back in the app, on the page the user first asked for, signed in as the provider's user.

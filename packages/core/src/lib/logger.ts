@@ -13,6 +13,7 @@ export type WarningCode =
   | "env-url-basepath-redundant"
   | "env-url-basepath-mismatch"
   | "weak-secret"
+  | "memory-counter"
 
 /** The logger's methods. */
 export interface LoggerInstance {
@@ -32,6 +33,8 @@ const warnings: Record<WarningCode, string> = {
     "AUTH_URL has a path and basePath is set too: basePath wins. Remove one of them.",
   "env-url-basepath-mismatch":
     "AUTH_URL's path differs from basePath: basePath is used. Make them agree.",
+  "memory-counter":
+    "The adapter has no incrementCounter: email rate limits and used passkey challenges are counted in this process's memory, so each instance of the app counts apart. Use an adapter with incrementCounter when you run several instances.",
   "weak-secret":
     "The secret is shorter than 32 characters. This is refused in production; generate one with `npx @latch/core secret` or `openssl rand -base64 33`.",
 }

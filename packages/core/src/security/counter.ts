@@ -1,0 +1,67 @@
+/**
+ * Expiring counters, for what must hold across every instance of an app: the email sign-in rate
+ * limit and the single use of a passkey challenge.
+ *
+ * They live in the adapter (`incrementCounter`) so that every instance sees the same count. An
+ * adapter without it gets counters in this process's memory: correct for one instance, per
+ * instance with several. That is logged once, as the `memory-counter` warning.
+ */
+import type { ResolvedConfig } from "../config/resolve.js"
+import { hmacSha256Hex } from "../lib/crypto.js"
+import { callAdapter } from "../session/adapter-call.js"
+
+/** Adds one to `key`'s counter (a fresh one expires at `expires`) and returns the new value. */
+export type Increment = (key: string, expires: Date) => Promise<number>
+
+interface MemoryCounter {
+  count: number
+  expires: number
+}
+
+/** A process-local counter store: a Map swept of expired entries as it grows. */
+function memoryCounters(): Increment {
+  const counters = new Map<string, MemoryCounter>()
+  let nextSweep = 1024
+  return async (key, expires) => {
+    const now = Date.now()
+    const current = counters.get(key)
+    if (current && current.expires > now) return ++current.count
+    counters.set(key, { count: 1, expires: expires.getTime() })
+    if (counters.size >= nextSweep) {
+      for (const [name, counter] of counters) if (counter.expires <= now) counters.delete(name)
+      nextSweep = Math.max(1024, counters.size * 2)
+    }
+    return 1
+  }
+}
+
+const fallbacks = new WeakMap<ResolvedConfig, Increment>()
+
+/** The configuration's counter store: the adapter's, or one in memory (warned about once). */
+export function counters(config: ResolvedConfig): Increment {
+  const adapter = config.adapter
+  if (adapter && typeof adapter.incrementCounter === "function") {
+    const increment = adapter.incrementCounter.bind(adapter)
+    return (key, expires) =>
+      callAdapter("incrementCounter", async () => Number(await increment(key, expires)))
+  }
+  let fallback = fallbacks.get(config)
+  if (!fallback) {
+    config.logger.warn("memory-counter")
+    fallback = memoryCounters()
+    fallbacks.set(config, fallback)
+  }
+  return fallback
+}
+
+/**
+ * A counter key that does not reveal what it counts: `prefix` and the HMAC of `value` under the
+ * configuration's secret. Email addresses and IP addresses are not stored in the clear.
+ */
+export async function counterKey(
+  config: ResolvedConfig,
+  prefix: string,
+  value: string,
+): Promise<string> {
+  return `${prefix}:${await hmacSha256Hex(config.secrets[0] ?? "", `${prefix}\u0000${value}`)}`
+}
