@@ -50,6 +50,12 @@ export interface AuthOptions {
    * is not required. The `csrf` action keeps answering.
    */
   csrfVerified?: boolean
+  /**
+   * The client's IP address as the server saw it (SvelteKit: `event.getClientAddress()`), for
+   * the per-client rate limit of email sign-in. Without it, and with `trustHost`, the last
+   * address of `X-Forwarded-For` (the one the nearest proxy added) is used.
+   */
+  clientAddress?: string
 }
 
 async function handle(

@@ -2,7 +2,7 @@
  * `GET|POST {basePath}/callback/<provider>` → the provider's flow finishes with an identity,
  * and `establishSession` does the rest.
  */
-import { isCredentialsProvider, isOAuthProvider } from "../config/providers.js"
+import { isCredentialsProvider, isEmailProvider, isOAuthProvider } from "../config/providers.js"
 import { InvalidProvider, MethodNotAllowed } from "../errors.js"
 import { finishCredentials } from "../flows/credentials.js"
 import { redirectTo } from "../response/redirect.js"
@@ -10,6 +10,7 @@ import { verifyCSRF } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import { establishSession } from "../session/establish.js"
 import type { CredentialsConfig, OAuthProviderConfig } from "../providers/index.js"
+import type { EmailConfig } from "../providers/email.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
 import { providerOf } from "./provider.js"
@@ -17,6 +18,7 @@ import { providerOf } from "./provider.js"
 export async function callback(ctx: ActionContext): Promise<ResponseInternal> {
   const provider = providerOf(ctx)
   if (isOAuthProvider(provider)) return oauthCallback(ctx, provider)
+  if (isEmailProvider(provider)) return emailCallback(ctx, provider)
   if (!isCredentialsProvider(provider))
     throw new InvalidProvider(`Provider "${provider.id}" has no callback`)
   if (ctx.request.method !== "POST") {
@@ -55,5 +57,23 @@ async function oauthCallback(
   const { redirect } = await establishSession(ctx, outcome.identity, callbackUrl, {
     allowEmailLinking: provider.allowDangerousEmailAccountLinking === true,
   })
+  return redirectTo(ctx, redirect)
+}
+
+/**
+ * The email link: a GET that carries its own proof (the single-use token), so no CSRF token.
+ * A HEAD (link checkers, mail scanners) answers without using the token up.
+ */
+async function emailCallback(ctx: ActionContext, provider: EmailConfig): Promise<ResponseInternal> {
+  if (ctx.request.method === "HEAD") return { status: 200, body: "" }
+  if (ctx.request.method !== "GET") {
+    const error = new MethodNotAllowed("An email link is opened with GET")
+    error.allow = ["GET", "HEAD"]
+    throw error
+  }
+  const { finishEmailSignIn } = await import("../flows/email/finish.js")
+  const identity = await finishEmailSignIn(ctx, provider)
+  const callbackUrl = await resolveCallbackUrl(ctx)
+  const { redirect } = await establishSession(ctx, identity, callbackUrl)
   return redirectTo(ctx, redirect)
 }

@@ -2,7 +2,7 @@
  * `GET {basePath}/signin` → the sign-in page (or a redirect to `pages.signIn`).
  * `POST {basePath}/signin/<provider>` → starts the provider's flow. A credentials provider has
  * nothing to start: its sign-in is answered as `POST {basePath}/callback/<provider>` is, so a
- * client can post every provider to one URL.
+ * client can post every provider to one URL. An email provider sends its link.
  */
 import { publicProviders } from "./providers.js"
 import { withQuery } from "../lib/url.js"
@@ -13,7 +13,7 @@ import { resolveCallbackUrl } from "../security/redirect.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
 import { providerOf } from "./provider.js"
-import { isCredentialsProvider, isOAuthProvider } from "../config/providers.js"
+import { isCredentialsProvider, isEmailProvider, isOAuthProvider } from "../config/providers.js"
 import { InvalidProvider } from "../errors.js"
 import { signInWithCredentials } from "./callback.js"
 
@@ -61,6 +61,10 @@ export async function startSignIn(ctx: ActionContext): Promise<ResponseInternal>
   if (isOAuthProvider(provider)) {
     const { startOAuth } = await import("../flows/oauth/index.js")
     return redirectTo(ctx, await startOAuth(ctx, provider))
+  }
+  if (isEmailProvider(provider)) {
+    const { startEmailSignIn } = await import("../flows/email/start.js")
+    return redirectTo(ctx, await startEmailSignIn(ctx, provider, await resolveCallbackUrl(ctx)))
   }
   throw new InvalidProvider(`Provider "${provider.id}" cannot start a sign-in`)
 }

@@ -7,8 +7,15 @@ import type { ActionContext } from "./context.js"
 
 export async function verifyRequestPage(ctx: ActionContext): Promise<ResponseInternal> {
   const { verifyRequest } = ctx.config.pages
-  const { provider, type } = ctx.request.query
-  if (verifyRequest) return redirectTo(ctx, withQuery(verifyRequest, { provider, type }))
-  const { renderVerifyRequestPage } = await import("../pages/index.js")
-  return htmlResponse(renderVerifyRequestPage({ theme: ctx.config.theme, homeUrl: ctx.origin }))
+  const { provider, type, host } = ctx.request.query
+  if (verifyRequest) return redirectTo(ctx, withQuery(verifyRequest, { provider, type, host }))
+  const [{ renderVerifyRequestPage }, { isPlainAddress }] = await Promise.all([
+    import("../pages/index.js"),
+    import("../flows/email/address.js"),
+  ])
+  // The mail's host, only if it is a domain name: the page shows it, escaped.
+  const emailHost = host && isPlainAddress(`x@${host}`) ? host : undefined
+  return htmlResponse(
+    renderVerifyRequestPage({ theme: ctx.config.theme, homeUrl: ctx.origin, emailHost }),
+  )
 }

@@ -1,5 +1,6 @@
 /** Providers as given (objects or factories) → one normalized list, built once per config. */
 import { InvalidEndpoints, InvalidProvider, MissingAuthorize } from "../errors.js"
+import type { EmailConfig } from "../providers/email.js"
 import type {
   CredentialsConfig,
   OAuthProviderConfig,
@@ -21,8 +22,37 @@ export function isOAuthProvider(provider: InternalProvider): provider is OAuthPr
   return provider.type === "oauth" || provider.type === "oidc"
 }
 
+/** Whether the provider signs in with a link sent by email. */
+export function isEmailProvider(provider: InternalProvider): provider is EmailConfig {
+  return provider.type === "email"
+}
+
 /** The kinds of provider this version can run. */
-const supportedTypes = new Set(["credentials", "oauth", "oidc"])
+const supportedTypes = new Set(["credentials", "oauth", "oidc", "email"])
+
+/** Fills an email provider's server and sender from the environment; checks it can send. */
+function normalizeEmail(provider: EmailConfig, where: string, env: Env): EmailConfig {
+  const filled: EmailConfig = {
+    ...provider,
+    server: provider.server ?? env.AUTH_EMAIL_SERVER,
+    from: provider.from ?? env.AUTH_EMAIL_FROM,
+  }
+  if (typeof filled.sendVerificationRequest !== "function") {
+    throw new InvalidProvider(
+      `${where} ("${provider.id}") is an email provider without a "sendVerificationRequest" function`,
+    )
+  }
+  const maxAge = filled.maxAge
+  if (
+    maxAge !== undefined &&
+    !(typeof maxAge === "number" && maxAge > 0 && Number.isFinite(maxAge))
+  ) {
+    throw new InvalidProvider(
+      `${where}.maxAge of "${provider.id}" must be a positive number of seconds`,
+    )
+  }
+  return filled
+}
 
 /** The provider id as it appears in variable names: `microsoft-entra-id` → `MICROSOFT_ENTRA_ID`. */
 function envName(id: string): string {
@@ -121,7 +151,14 @@ export function normalizeProviders(
       ...provider,
       name: typeof provider.name === "string" ? provider.name : provider.id,
     }
-    byId.set(provider.id, isOAuthProvider(named) ? normalizeOAuth(named, where, env) : named)
+    byId.set(
+      provider.id,
+      isOAuthProvider(named)
+        ? normalizeOAuth(named, where, env)
+        : isEmailProvider(named)
+          ? normalizeEmail(named, where, env)
+          : named,
+    )
   }
   return byId
 }

@@ -24,6 +24,9 @@ import type {
   Theme,
 } from "../types.js"
 import { assertConfig } from "./assert.js"
+import { EMAIL_ADAPTER_METHODS } from "../flows/email/adapter.js"
+import { requireMethods } from "../session/adapter-call.js"
+import { MissingAdapter } from "../errors.js"
 import {
   DEFAULT_BASE_PATH,
   DEFAULT_SESSION_MAX_AGE,
@@ -127,6 +130,14 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
       env,
     })
     for (const code of warnings) logger.warn(code)
+    if ([...providers.values()].some((provider) => provider.type === "email")) {
+      if (!config.adapter) {
+        throw new MissingAdapter(
+          "Email sign-in needs an adapter to store its tokens: set `adapter`.",
+        )
+      }
+      requireMethods(config.adapter, EMAIL_ADAPTER_METHODS, "email sign-in")
+    }
   } catch (caught) {
     if (!(caught instanceof AuthErrorClass)) throw caught
     error = caught

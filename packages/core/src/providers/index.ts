@@ -6,6 +6,7 @@
  */
 import type { customFetch } from "../markers.js"
 import type { Awaitable, Profile, TokenSet, User } from "../types.js"
+import type { EmailConfig } from "./email.js"
 
 /** The kinds of provider. */
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
@@ -158,7 +159,14 @@ export interface OtherProviderConfig extends CommonProviderOptions {
 
 /** Any provider configuration. */
 export type ProviderConfig =
-  CredentialsConfig<any> | OAuthConfig<any> | OIDCConfig<any> | OtherProviderConfig
+  CredentialsConfig<any> | OAuthConfig<any> | OIDCConfig<any> | EmailConfig | OtherProviderConfig
 
 /** A provider in `providers`: a configuration object or a factory called without options. */
 export type Provider = ProviderConfig | ((options?: any) => ProviderConfig)
+
+export type {
+  EmailConfig,
+  EmailRateLimit,
+  EmailUserConfig,
+  SendVerificationRequestParams,
+} from "./email.js"

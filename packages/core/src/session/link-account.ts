@@ -8,7 +8,7 @@
  */
 import type { ActionContext } from "../actions/context.js"
 import type { Adapter, AdapterAccount, AdapterUser } from "../adapters.js"
-import { CallbackRouteError, OAuthAccountNotLinked } from "../errors.js"
+import { AccountNotLinked, CallbackRouteError, OAuthAccountNotLinked } from "../errors.js"
 import { callAdapter, requireMethods } from "./adapter-call.js"
 import type { Account, User } from "../types.js"
 import type { Identity } from "./establish.js"
@@ -75,6 +75,55 @@ async function credentialsUser(ctx: ActionContext, identity: Identity): Promise<
   return { user: stored, isNewUser: false }
 }
 
+/**
+ * An email sign-in proved that the user controls the address. The user is whoever has that
+ * email account or that address (now marked verified, and the email account linked); else the
+ * signed-in user, who gains the address as an email account; else a new user. A signed-in user
+ * never takes over another user's address: `AccountNotLinked`.
+ */
+async function emailUser(ctx: ActionContext, identity: Identity): Promise<ResolvedUser> {
+  const adapter = requireMethods(ctx.config.adapter!, [...required, "updateUser"], "email sign-in")
+  const { account } = identity
+  const address = account.providerAccountId
+  const key = { provider: account.provider, providerAccountId: address }
+  const currentId = await signedInUserId(ctx)
+  const byAccount = await call("getUserByAccount", () => adapter.getUserByAccount(key))
+  const owner = byAccount ?? (await call("getUserByEmail", () => adapter.getUserByEmail(address)))
+  if (owner) {
+    if (currentId && currentId !== owner.id) {
+      throw new AccountNotLinked("This email address belongs to another user")
+    }
+    let user = owner
+    if (!owner.emailVerified && owner.email === address) {
+      user = await call("updateUser", () =>
+        adapter.updateUser({ id: owner.id, emailVerified: new Date() }),
+      )
+      await emitEvent(ctx, "updateUser", { user })
+    }
+    if (!byAccount) await link(ctx, adapter, user, account, undefined)
+    return { user, isNewUser: false }
+  }
+  if (currentId) {
+    const current = await call("getUser", () => adapter.getUser(currentId))
+    if (current) {
+      await link(ctx, adapter, current, account, undefined)
+      return { user: current, isNewUser: false }
+    }
+  }
+  const created = await call("createUser", () =>
+    adapter.createUser({
+      id: crypto.randomUUID(),
+      email: address,
+      emailVerified: new Date(),
+      name: null,
+      image: null,
+    }),
+  )
+  await emitEvent(ctx, "createUser", { user: created })
+  await link(ctx, adapter, created, account, undefined)
+  return { user: created, isNewUser: true }
+}
+
 /** Matches an identity to a stored user, creating or linking as the rules say. */
 export async function resolveUser(
   ctx: ActionContext,
@@ -83,6 +132,7 @@ export async function resolveUser(
 ): Promise<ResolvedUser> {
   if (!ctx.config.adapter) return { user: identity.user, isNewUser: false }
   if (identity.account.type === "credentials") return credentialsUser(ctx, identity)
+  if (identity.account.type === "email") return emailUser(ctx, identity)
   const adapter: LinkingAdapter = requireMethods(ctx.config.adapter, required, "OAuth sign-in")
   const { account, profile } = identity
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }

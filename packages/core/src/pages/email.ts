@@ -1,0 +1,143 @@
+/**
+ * The default sign-in mail: a plain-text part and an HTML part that say which site the link is
+ * for, carry the link, and tell the reader what to do if they did not ask for it.
+ *
+ * The HTML is what mail clients render well: one table, inline styles, no scripts, no external
+ * images, no CSS classes (many clients drop `<style>`). Every value is escaped.
+ */
+import type { Theme } from "../types.js"
+import { escapeHtml, html, raw } from "./html.js"
+import { safeCssColor } from "./layout.js"
+
+/** What the mail is built from. */
+export interface SignInEmailInput {
+  /** The sign-in link. */
+  url: string
+  /** The site's host, e.g. `example.com`. */
+  host: string
+  expires: Date
+  theme?: Theme
+}
+
+/** A rendered mail. */
+export interface SignInEmail {
+  subject: string
+  text: string
+  html: string
+}
+
+/** The expiry as people read it, in UTC: "22 November 2026, 14:05 UTC". */
+function formatExpiry(expires: Date): string {
+  const date = expires.toLocaleDateString("en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  })
+  const time = expires.toLocaleTimeString("en-GB", {
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "UTC",
+  })
+  return `${date}, ${time} UTC`
+}
+
+/** Renders the sign-in mail. */
+export function renderSignInEmail({
+  url,
+  host,
+  expires,
+  theme = {},
+}: SignInEmailInput): SignInEmail {
+  const brand = safeCssColor(theme.brandColor) ?? "#4f46e5"
+  const buttonText = safeCssColor(theme.buttonText) ?? "#ffffff"
+  const until = formatExpiry(expires)
+  // Break the host's dots for the visible text: some clients turn "example.com" into a link.
+  const shownHost = escapeHtml(host).replace(/\./g, "&#8203;.")
+  const subject = `Sign in to ${host}`
+  const text = [
+    `Sign in to ${host}`,
+    "",
+    "Open this link to sign in:",
+    url,
+    "",
+    `The link works once, on any device, until ${until}.`,
+    "If you did not ask to sign in, ignore this email: nobody can sign in without the link.",
+    "",
+  ].join("\n")
+  const font = "font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
+  const body = html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light" />
+        <title>${subject}</title>
+      </head>
+      <body style="margin: 0; padding: 0; background: #f4f4f5">
+        <table
+          role="presentation"
+          width="100%"
+          cellpadding="0"
+          cellspacing="0"
+          border="0"
+          style="background: #f4f4f5"
+        >
+          <tr>
+            <td align="center" style="padding: 32px 16px">
+              <table
+                role="presentation"
+                width="100%"
+                cellpadding="0"
+                cellspacing="0"
+                border="0"
+                style="max-width: 480px; background: #ffffff; border: 1px solid #e4e4e7; border-radius: 12px"
+              >
+                <tr>
+                  <td
+                    style="padding: 32px 32px 8px; ${font}; font-size: 20px; font-weight: 600; color: #18181b"
+                  >
+                    Sign in to <strong>${raw(shownHost)}</strong>
+                  </td>
+                </tr>
+                <tr>
+                  <td
+                    style="padding: 8px 32px 24px; ${font}; font-size: 15px; line-height: 1.5; color: #3f3f46"
+                  >
+                    Select the button to finish signing in. The link works once, until ${until}.
+                  </td>
+                </tr>
+                <tr>
+                  <td align="center" style="padding: 0 32px 24px">
+                    <a
+                      href="${url}"
+                      target="_blank"
+                      style="display: inline-block; padding: 12px 24px; border-radius: 8px; background: ${brand}; color: ${buttonText}; ${font}; font-size: 16px; font-weight: 600; text-decoration: none"
+                      >Sign in</a
+                    >
+                  </td>
+                </tr>
+                <tr>
+                  <td
+                    style="padding: 0 32px 24px; ${font}; font-size: 13px; line-height: 1.5; color: #52525b; word-break: break-all"
+                  >
+                    Or copy this link into your browser:<br />
+                    <a href="${url}" style="color: #3f3f46">${url}</a>
+                  </td>
+                </tr>
+                <tr>
+                  <td
+                    style="padding: 16px 32px 32px; border-top: 1px solid #e4e4e7; ${font}; font-size: 13px; line-height: 1.5; color: #71717a"
+                  >
+                    If you did not ask to sign in, ignore this email: nobody can sign in without the
+                    link.
+                  </td>
+                </tr>
+              </table>
+            </td>
+          </tr>
+        </table>
+      </body>
+    </html> `
+  return { subject, text, html: body.toString() }
+}

@@ -1,0 +1,101 @@
+/**
+ * Email sign-in over SMTP with [nodemailer](https://nodemailer.com), an optional peer
+ * dependency: `pnpm add nodemailer`.
+ *
+ * ```ts
+ * import Nodemailer from "@latch/core/providers/nodemailer"
+ *
+ * Nodemailer({
+ *   server: "smtps://user:password@smtp.example.com:465", // or AUTH_EMAIL_SERVER
+ *   from: "Example <no-reply@example.com>", // or AUTH_EMAIL_FROM
+ * })
+ * ```
+ *
+ * The mail has a plain-text and an HTML part (see `renderSignInEmail`); pass your own
+ * `sendVerificationRequest` to change it. See `@latch/core/providers/email` for the flow, the
+ * adapter methods it needs and the rate limits.
+ *
+ * @module providers/nodemailer
+ */
+import { renderSignInEmail } from "../pages/email.js"
+import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email.js"
+
+export { renderSignInEmail } from "../pages/email.js"
+export type { SignInEmail, SignInEmailInput } from "../pages/email.js"
+export type {
+  EmailConfig,
+  EmailRateLimit,
+  EmailUserConfig,
+  SendVerificationRequestParams,
+} from "./email.js"
+
+/** What nodemailer's `sendMail` resolves to, as far as Latch reads it. */
+interface SentInfo {
+  rejected?: unknown[]
+  pending?: unknown[]
+}
+
+interface Transport {
+  sendMail(message: Record<string, unknown>): Promise<SentInfo>
+}
+
+const transports = new WeakMap<object, Promise<Transport>>()
+
+async function createTransport(server: EmailConfig["server"]): Promise<Transport> {
+  let nodemailer: { createTransport(options: unknown): Transport }
+  try {
+    const module = (await import("nodemailer")) as unknown as {
+      default?: typeof nodemailer
+    } & typeof nodemailer
+    nodemailer = module.default ?? module
+  } catch (error) {
+    throw new Error("The nodemailer provider needs the nodemailer package: pnpm add nodemailer", {
+      cause: error,
+    })
+  }
+  return nodemailer.createTransport(server)
+}
+
+/** One transport (and its connection pool, if configured) per provider configuration. */
+function transportOf(provider: EmailConfig): Promise<Transport> {
+  const key = provider.options ?? provider
+  let transport = transports.get(key)
+  if (!transport) {
+    if (provider.server === undefined || provider.server === "") {
+      throw new Error("The nodemailer provider has no server: set AUTH_EMAIL_SERVER or `server`")
+    }
+    transport = createTransport(provider.server)
+    transports.set(key, transport)
+    transport.catch(() => transports.delete(key))
+  }
+  return transport
+}
+
+/** Sends the default sign-in mail through the provider's SMTP server. */
+export async function sendVerificationRequest(params: SendVerificationRequestParams) {
+  const { identifier, url, expires, provider, theme } = params
+  const { host } = new URL(url)
+  const mail = renderSignInEmail({ url, host, expires, theme })
+  const transport = await transportOf(provider)
+  const info = await transport.sendMail({
+    to: identifier,
+    from: provider.from,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+  })
+  const failed = [...(info.rejected ?? []), ...(info.pending ?? [])]
+  if (failed.length) throw new Error(`The SMTP server did not accept the mail for ${identifier}`)
+}
+
+/** The email provider that sends its links through an SMTP server with nodemailer. */
+export default function Nodemailer(config: EmailUserConfig = {}): EmailConfig {
+  return {
+    id: "nodemailer",
+    name: "Email",
+    sendVerificationRequest,
+    ...config,
+    type: "email",
+    options: config,
+  }
+}
