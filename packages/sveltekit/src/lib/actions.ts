@@ -21,6 +21,7 @@
  * ```
  */
 import { base } from "$app/paths"
+import { clientAddressOf } from "./handle.js"
 import { Auth } from "@latch/core"
 import { redirect, type RequestEvent } from "@sveltejs/kit"
 import { configFor, type PreparedConfig } from "./config.js"
@@ -68,7 +69,10 @@ async function run(
   headers.set("content-type", "application/x-www-form-urlencoded")
   headers.delete("content-length")
   const request = new Request(url, { method: "POST", headers, body })
-  const result = await Auth(request, prepared.rawConfig, { csrfVerified: true })
+  const result = await Auth(request, prepared.rawConfig, {
+    csrfVerified: true,
+    clientAddress: clientAddressOf(event),
+  })
   applyCookies(event.cookies, result.cookies)
   redirect(303, result.redirect ?? `${base}/`)
 }

@@ -57,6 +57,18 @@ const crossSite = () =>
     { status: 403, headers: { "content-type": "application/json", "cache-control": "no-store" } },
   )
 
+/**
+ * The client's address as the adapter sees it (adapter-node honours `ADDRESS_HEADER` and
+ * `XFF_DEPTH` behind a proxy), for the per-client rate limit of email sign-in.
+ */
+export function clientAddressOf(event: RequestEvent): string | undefined {
+  try {
+    return event.getClientAddress()
+  } catch {
+    return undefined // some adapters, and prerendering, cannot tell
+  }
+}
+
 export function createHandle(input: SvelteKitAuthConfigInput): Handle {
   return async ({ event, resolve }) => {
     if (building) {
@@ -68,11 +80,14 @@ export function createHandle(input: SvelteKitAuthConfigInput): Handle {
       // An OAuth server may post its response from its own origin (`response_mode=form_post`,
       // e.g. Apple): state, PKCE and nonce protect those callbacks instead.
       const isOAuthCallback = oauthCallbacks.has(event.url.pathname)
+      const clientAddress = clientAddressOf(event)
       if (event.request.method === "POST" && !isOAuthCallback) {
-        if (isSameOrigin(event)) return Auth(event.request, config, { csrfVerified: true })
+        if (isSameOrigin(event)) {
+          return Auth(event.request, config, { csrfVerified: true, clientAddress })
+        }
         if (!(await carriesCSRFToken(event.request))) return crossSite()
       }
-      return Auth(event.request, config)
+      return Auth(event.request, config, { clientAddress })
     }
     event.locals.auth = createLocalsAuth(event, config)
     return resolve(event)

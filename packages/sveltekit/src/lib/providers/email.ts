@@ -1,0 +1,2 @@
+export { default } from "@latch/core/providers/email"
+export type * from "@latch/core/providers/email"

@@ -1,0 +1,2 @@
+export { default } from "@latch/core/providers/nodemailer"
+export * from "@latch/core/providers/nodemailer"
