@@ -1,5 +1,7 @@
 // End-to-end tests of the demo app (apps/demo), in Debian's Chromium: Playwright's own browser
 // builds cannot be downloaded here, so `playwright install` is never needed.
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { defineConfig, devices } from "@playwright/test"
 
 /** Three ports from E2E_PORT_BASE (default 4173): the demo, its OpenID Provider, the JWT demo.
@@ -12,6 +14,12 @@ const JWT_PORT = BASE + 2
 const JWT_ORIGIN = `http://127.0.0.1:${JWT_PORT}`
 const SECRET = "latch-e2e-test-secret-not-for-production-0123456789abcdef"
 const OP_PORT = BASE + 1
+/** The local SMTP sink of email sign-in, and where it keeps mails for /dev/mailbox. */
+const MAIL_PORT = BASE + 3
+const EMAIL = {
+  AUTH_EMAIL_SERVER: `smtp://127.0.0.1:${MAIL_PORT}`,
+  LATCH_DEMO_MAILBOX_DIR: join(tmpdir(), `latch-e2e-mailbox-${BASE}`),
+}
 /** The demo's local OpenID Provider, and the demo's client at it. */
 const LOCAL_OP = {
   AUTH_LOCAL_OP_ISSUER: `http://127.0.0.1:${OP_PORT}`,
@@ -52,6 +60,20 @@ export default defineConfig({
   },
   webServer: [
     {
+      command: "node ../apps/demo/mail/server.mjs",
+      port: MAIL_PORT,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        MAIL_HOST: "127.0.0.1",
+        MAIL_PORT: String(MAIL_PORT),
+        MAILBOX_DIR: EMAIL.LATCH_DEMO_MAILBOX_DIR,
+        MAILBOX_RESET: "1",
+      },
+    },
+    {
       command: "node ../apps/demo/op/server.mjs",
       url: `${LOCAL_OP.AUTH_LOCAL_OP_ISSUER}/.well-known/openid-configuration`,
       reuseExistingServer: !process.env.CI,
@@ -82,6 +104,7 @@ export default defineConfig({
         // Database sessions on an embedded PGlite that starts empty on every run.
         PGLITE_DATA_DIR: "memory://",
         ...LOCAL_OP,
+        ...EMAIL,
       },
     },
     {
@@ -100,6 +123,7 @@ export default defineConfig({
         LATCH_DEMO_SESSION: "jwt",
         PGLITE_DATA_DIR: "memory://",
         ...LOCAL_OP,
+        ...EMAIL,
       },
     },
   ],

@@ -1,6 +1,6 @@
 // `npm run demo`: installs what is missing, builds the packages and the demo (apps/demo), makes
-// a development AUTH_SECRET on first run, and starts the demo and its local OpenID Provider on
-// 127.0.0.1.
+// a development AUTH_SECRET on first run, and starts the demo, its local OpenID Provider and a
+// local SMTP sink (for email sign-in; its mails are at /dev/mailbox) on 127.0.0.1.
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { existsSync, readFileSync, writeFileSync, appendFileSync } from "node:fs"
@@ -24,6 +24,12 @@ const host = process.env.HOST ?? "127.0.0.1"
 const port = process.env.PORT ?? "3000"
 const opPort = process.env.OP_PORT ?? "3001"
 const origin = process.env.ORIGIN ?? `http://${host}:${port}`
+const mailPort = process.env.MAIL_PORT ?? "2525"
+const mailboxDir = join(root, "apps/demo/.data/mailbox")
+const email = {
+  AUTH_EMAIL_SERVER: `smtp://${host}:${mailPort}`,
+  LATCH_DEMO_MAILBOX_DIR: mailboxDir,
+}
 const localOP = {
   AUTH_LOCAL_OP_ISSUER: `http://${host}:${opPort}`,
   AUTH_LOCAL_OP_ID: "latch-demo",
@@ -36,13 +42,23 @@ const op = spawn(process.execPath, ["op/server.mjs"], {
   stdio: "inherit",
   env: { ...process.env, ...localOP, OP_HOST: host, OP_PORT: opPort, DEMO_ORIGIN: origin },
 })
-const stop = () => op.kill()
+// The SMTP sink receives the demo's sign-in mails; /dev/mailbox lists them.
+const mail = spawn(process.execPath, ["mail/server.mjs"], {
+  cwd: join(root, "apps/demo"),
+  stdio: "inherit",
+  env: { ...process.env, MAIL_HOST: host, MAIL_PORT: mailPort, MAILBOX_DIR: mailboxDir },
+})
+const stop = () => {
+  op.kill()
+  mail.kill()
+}
 process.on("exit", stop)
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(0))
 
-console.log(`\n  Latch demo: ${origin}  (alice / wonderland, bob / canwefixit)\n`)
+console.log(`\n  Latch demo: ${origin}  (alice / wonderland, bob / canwefixit)`)
+console.log(`  Sign-in mails: ${origin}/dev/mailbox\n`)
 run("node", [`--env-file=${envFile}`, "build/index.js"], {
   cwd: join(root, "apps/demo"),
   // adapter-node needs the public origin to build URLs (it would assume https otherwise).
-  env: { HOST: host, PORT: port, ORIGIN: origin, ...localOP },
+  env: { HOST: host, PORT: port, ORIGIN: origin, ...localOP, ...email },
 })

@@ -1,10 +1,12 @@
 // The Latch configuration of the demo. AUTH_SECRET comes from .env (written by `npm run demo`);
-// the local OpenID Provider's issuer, id and secret (AUTH_LOCAL_OP_*) from the demo command.
+// the local OpenID Provider's issuer, id and secret (AUTH_LOCAL_OP_*) and the SMTP server of
+// email sign-in (AUTH_EMAIL_SERVER) from the demo command.
 // Sessions live in the database (PGlite, or PostgreSQL with DATABASE_URL) unless
 // LATCH_DEMO_SESSION=jwt, which keeps them in an encrypted cookie.
 import { env } from "$env/dynamic/private"
 import { SvelteKitAuth, type SvelteKitAuthConfig } from "@latch/sveltekit"
 import Credentials from "@latch/sveltekit/providers/credentials"
+import Nodemailer from "@latch/sveltekit/providers/nodemailer"
 import { openDatabase } from "$lib/server/database"
 import { verifyPassword } from "$lib/users"
 
@@ -32,6 +34,11 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
       // alice who signs in with a password. Never set this for a provider you do not trust so.
       allowDangerousEmailAccountLinking: true,
     })
+  }
+  // Email sign-in links, sent over SMTP: AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM. `npm run demo`
+  // points them at a local SMTP sink whose mails /dev/mailbox shows.
+  if (env.AUTH_EMAIL_SERVER) {
+    providers.push(Nodemailer({ from: env.AUTH_EMAIL_FROM ?? "Latch demo <no-reply@latch.test>" }))
   }
   return {
     theme: { brandColor: "#4f46e5", colorScheme: "auto" },

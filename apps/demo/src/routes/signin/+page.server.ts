@@ -1,4 +1,4 @@
-import { CredentialsSignin } from "@latch/sveltekit"
+import { CredentialsSignin, EmailSignInError } from "@latch/sveltekit"
 import { fail } from "@sveltejs/kit"
 import { signIn } from "../../auth"
 import type { Actions, PageServerLoad } from "./$types"
@@ -13,7 +13,10 @@ export const load: PageServerLoad = async ({ locals, url, fetch }) => {
   return {
     signedInAs: session?.user?.name ?? null,
     callbackUrl: url.searchParams.get("callbackUrl") ?? "/",
-    providers: Object.values(providers).filter((provider) => provider.type !== "credentials"),
+    providers: Object.values(providers).filter(
+      (provider) => provider.type !== "credentials" && provider.type !== "email",
+    ),
+    emailProvider: Object.values(providers).find((provider) => provider.type === "email") ?? null,
   }
 }
 
@@ -29,6 +32,14 @@ export const actions: Actions = {
           code: error.code,
           username: String(form.get("username") ?? ""),
           // The form posted to /signin without the page's query: keep where the user was going.
+          callbackUrl: String(form.get("redirectTo") ?? "/"),
+        })
+      }
+      if (error instanceof EmailSignInError) {
+        // Not one plain address, or the mail could not be sent.
+        return fail(400, {
+          emailError: true,
+          email: String(form.get("email") ?? ""),
           callbackUrl: String(form.get("redirectTo") ?? "/"),
         })
       }

@@ -1,0 +1,79 @@
+// Email sign-in in Chromium: ask for a link on the demo's sign-in page, open the demo's
+// development mailbox (fed by a real SMTP sink), follow the link, and be signed in.
+import { expect, test, type Page } from "@playwright/test"
+import { screenshot, sessionCookie } from "./support"
+
+/** An address no other test (or project) uses. */
+const newAddress = () =>
+  `e2e-${test.info().project.name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
+
+/** Opens the mailbox and follows the link of the newest mail to `address`. */
+async function followLink(page: Page, address: string, shot?: string) {
+  await page.goto("/dev/mailbox")
+  const mail = page.getByRole("article", { name: `Mail to ${address}` })
+  // The sink stores the mail a moment after the SMTP transaction: refresh until it is there.
+  await expect(async () => {
+    await page.getByRole("button", { name: "Refresh" }).click()
+    await expect(mail).toHaveCount(1, { timeout: 1_000 })
+  }).toPass({ timeout: 10_000 })
+  await expect(mail.getByRole("strong")).toHaveText(/^Sign in to 127\.0\.0\.1:\d+$/)
+  if (shot) await screenshot(page, shot)
+  const link = mail.getByTestId("mail-link").first()
+  const href = await link.getAttribute("href")
+  await link.click()
+  return href!
+}
+
+test("signs in with a link sent by email, which works once", async ({ page, browser }) => {
+  const address = newAddress()
+  await page.goto("/signin?callbackUrl=%2Fprotected")
+  const form = page.getByTestId("email-form")
+  await form.getByLabel("Email address").fill(address)
+  await form.getByRole("button", { name: "Email me a sign-in link" }).click()
+
+  // The built-in "check your email" page, naming the mail's host only.
+  await expect(page).toHaveURL(/\/auth\/verify-request\?provider=nodemailer&type=email/)
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible()
+  await expect(page.getByText("example.com")).toBeVisible()
+  await expect(page.getByText(address)).toHaveCount(0)
+  await screenshot(page, "email-verify-request")
+
+  const href = await followLink(page, address, "email-mailbox")
+  await expect(page).toHaveURL("/protected")
+  await expect(page.getByTestId("protected-user")).toHaveText(address)
+  await expect(page.getByTestId("header-user")).toHaveText(address)
+  expect(await sessionCookie(page.context())).toBeDefined()
+
+  // The same link in another browser: used up, no session.
+  const other = await browser.newContext()
+  const stranger = await other.newPage()
+  await stranger.goto(href)
+  await expect(stranger).toHaveURL(/\/auth\/error\?error=Verification/)
+  expect(await sessionCookie(other)).toBeUndefined()
+  await other.close()
+})
+
+test("the built-in sign-in page sends a link too", async ({ page }) => {
+  const address = newAddress()
+  await page.goto("/auth/signin?callbackUrl=%2F")
+  await page.getByLabel("Email", { exact: true }).fill(address)
+  await page.getByRole("button", { name: "Sign in with Email" }).click()
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible()
+  await followLink(page, address)
+  await expect(page).toHaveURL("/")
+  await expect(page.getByTestId("user-name")).toHaveText(address)
+})
+
+test("an address that is not one plain address gets a message and no mail", async ({ page }) => {
+  await page.goto("/signin")
+  const form = page.getByTestId("email-form")
+  const input = form.getByLabel("Email address")
+  // Two addresses in one: the browser's own check lets `multiple`-less input through only
+  // when it looks like one address, so post the form without it.
+  await input.evaluate((element: HTMLInputElement) => (element.type = "text"))
+  await input.fill("victim@example.com, attacker@example.com")
+  await form.getByRole("button", { name: "Email me a sign-in link" }).click()
+  await expect(page.getByTestId("email-error")).toBeVisible()
+  await page.goto("/dev/mailbox")
+  await expect(page.getByRole("article", { name: /attacker@example\.com/ })).toHaveCount(0)
+})
