@@ -6,8 +6,6 @@
  * `listSessions` and `revokeSessions` come from the same sources here, so that one copy of core
  * drives the flows (the adapter only imports core's types).
  */
-import { PGlite } from "@electric-sql/pglite"
-import pg from "pg"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import { listSessions, revokeSessions } from "../../core/src/index.js"
 import type { AuthConfig } from "../../core/src/types.js"
@@ -20,7 +18,7 @@ import {
 } from "../../core/test/helpers/oidc-provider.js"
 import { ALICE, Browser, ORIGIN, testConfig } from "../../core/test/helpers/request.js"
 import { migrate, PostgresAdapter, type Queryable } from "../src/index.js"
-import { startPostgres, type PostgresServer } from "./postgres-server.js"
+import { clients, type Database } from "./clients.js"
 
 const SESSION = "latch.session-token"
 const DAY = 24 * 60 * 60
@@ -29,11 +27,6 @@ interface SessionRow {
   session_token: string
   user_id: string
   expires: Date
-}
-
-interface Database {
-  client: Queryable
-  close(): Promise<void>
 }
 
 let op: OP
@@ -47,34 +40,6 @@ afterAll(async () => {
 afterEach(() => {
   vi.useRealTimers()
 })
-
-const clients: { name: string; open: () => Promise<Database> }[] = [
-  {
-    name: "PGlite",
-    open: async () => {
-      const db = new PGlite()
-      return { client: db, close: () => db.close() }
-    },
-  },
-  {
-    name: "PostgreSQL (pg.Pool)",
-    open: async () => {
-      const server: PostgresServer = await startPostgres()
-      const pool = new pg.Pool({
-        connectionString: await server.createDatabase("latch_flows"),
-        max: 5,
-        connectionTimeoutMillis: 5_000,
-      })
-      return {
-        client: pool,
-        close: async () => {
-          await pool.end()
-          await server.destroy()
-        },
-      }
-    },
-  },
-]
 
 describe.each(clients)("database sessions through Auth on $name", ({ open }) => {
   let db: Database

@@ -1,0 +1,38 @@
+/** The two clients the flow tests run on: an in-memory PGlite, and a `pg.Pool` on a real server. */
+import { PGlite } from "@electric-sql/pglite"
+import pg from "pg"
+import type { Queryable } from "../src/index.js"
+import { startPostgres, type PostgresServer } from "./postgres-server.js"
+
+export interface Database {
+  client: Queryable
+  close(): Promise<void>
+}
+
+export const clients: { name: string; open: () => Promise<Database> }[] = [
+  {
+    name: "PGlite",
+    open: async () => {
+      const db = new PGlite()
+      return { client: db, close: () => db.close() }
+    },
+  },
+  {
+    name: "PostgreSQL (pg.Pool)",
+    open: async () => {
+      const server: PostgresServer = await startPostgres()
+      const pool = new pg.Pool({
+        connectionString: await server.createDatabase("latch_flows"),
+        max: 5,
+        connectionTimeoutMillis: 5_000,
+      })
+      return {
+        client: pool,
+        close: async () => {
+          await pool.end()
+          await server.destroy()
+        },
+      }
+    },
+  },
+]
