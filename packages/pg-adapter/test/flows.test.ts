@@ -17,7 +17,7 @@ import {
   type OP,
 } from "../../core/test/helpers/oidc-provider.js"
 import { ALICE, Browser, ORIGIN, testConfig } from "../../core/test/helpers/request.js"
-import { migrate, PostgresAdapter, type Queryable } from "../src/index.js"
+import { migrate, PostgresAdapter } from "../src/index.js"
 import { clients, type Database } from "./clients.js"
 
 const SESSION = "latch.session-token"
