@@ -158,6 +158,33 @@ describe("signIn form action", () => {
     expect(sessionSets(event)).toHaveLength(0)
   })
 
+  it("refuses a cross-site form even when SvelteKit's origin check is off (403)", async () => {
+    for (const headers of [{ origin: "https://evil.example" }, {}]) {
+      const event = createEvent("/signin", { form: credentials, headers })
+      const failure = await thrown(auth.signIn(event))
+      expect(failure).toMatchObject({ status: 403 })
+      expect(sessionSets(event)).toHaveLength(0)
+    }
+    const signOut = createEvent("/signout", {
+      form: {},
+      headers: { origin: "https://evil.example" },
+    })
+    expect(await thrown(auth.signOut(signOut))).toMatchObject({ status: 403 })
+  })
+
+  it("sends a broken configuration to the error page, not home", async () => {
+    const broken = SvelteKitAuth(
+      testConfig({
+        session: { strategy: "database" },
+        logger: { error() {}, warn() {}, debug() {} },
+      }),
+    )
+    const { status, url } = await redirected(broken.signIn(formEvent("/signin", credentials)))
+    expect(status).toBe(303)
+    expect(url.pathname).toBe("/auth/error")
+    expect(url.searchParams.get("error")).toBe("Configuration")
+  })
+
   it("reads a multipart form too", async () => {
     const body = new FormData()
     for (const [key, value] of Object.entries(credentials)) body.set(key, value)

@@ -21,9 +21,9 @@
  * ```
  */
 import { base } from "$app/paths"
-import { clientAddressOf } from "./handle.js"
+import { clientAddressOf, isSameOrigin } from "./handle.js"
 import { Auth } from "@latch/core"
-import { redirect, type RequestEvent } from "@sveltejs/kit"
+import { error, redirect, type RequestEvent } from "@sveltejs/kit"
 import { configFor, type PreparedConfig } from "./config.js"
 import { applyCookies } from "./cookies.js"
 import type { SvelteKitAuthConfigInput } from "./types.js"
@@ -69,12 +69,16 @@ async function run(
   headers.set("content-type", "application/x-www-form-urlencoded")
   headers.delete("content-length")
   const request = new Request(url, { method: "POST", headers, body })
+  // SvelteKit refuses cross-site form posts to actions (`csrf.checkOrigin`), but an app may
+  // turn that off: check the origin here too, so a sign-in form never works cross-site.
+  if (!isSameOrigin(event)) error(403, "Cross-site sign-in and sign-out forms are refused")
   const result = await Auth(request, prepared.rawConfig, {
     csrfVerified: true,
     clientAddress: clientAddressOf(event),
   })
   applyCookies(event.cookies, result.cookies)
-  redirect(303, result.redirect ?? `${base}/`)
+  // No redirect: the configuration is broken (logged by core); say so rather than go home.
+  redirect(303, result.redirect ?? `${prepared.authBase}/error?error=Configuration`)
 }
 
 /** Signs in with the form's `providerId`; no provider → the sign-in page. */
