@@ -12,7 +12,7 @@ export function renderVerifyRequestPage(props: VerifyRequestPageProps): Rendered
       address${host ? html` at <strong>${host}</strong>` : ""}.
     </p>
     <ul class="notes">
-      <li>Open the link on this device to finish signing in.</li>
+      <li>Open the link in the email to finish signing in.</li>
       <li>The link works once and expires after a while.</li>
       <li>If the email is not in your inbox, check your spam folder.</li>
     </ul>
