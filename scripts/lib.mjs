@@ -8,12 +8,12 @@ const pinned = JSON.parse(
   readFileSync(new URL("../package.json", import.meta.url), "utf8"),
 ).packageManager.split("@")[1]
 
-export function run(command, args, options = {}) {
+export function run(command, args, { env, ...options } = {}) {
   const result = spawnSync(command, args, {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1", ...options.env },
     ...options,
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1", ...env },
   })
   if (result.status !== 0) {
     console.error(

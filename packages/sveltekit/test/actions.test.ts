@@ -159,7 +159,8 @@ describe("signIn form action", () => {
   })
 
   it("refuses a cross-site form even when SvelteKit's origin check is off (403)", async () => {
-    for (const headers of [{ origin: "https://evil.example" }, {}]) {
+    const crossSite: Record<string, string>[] = [{ origin: "https://evil.example" }, {}]
+    for (const headers of crossSite) {
       const event = createEvent("/signin", { form: credentials, headers })
       const failure = await thrown(auth.signIn(event))
       expect(failure).toMatchObject({ status: 403 })
