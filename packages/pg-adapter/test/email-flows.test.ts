@@ -93,7 +93,7 @@ describe.each(clients)("email sign-in on $name", ({ open }) => {
     const { rows: left } = await db.client.query(
       "select count(*)::int as n from verification_tokens",
     )
-    expect(left[0]!.n).toBe(0)
+    expect(left).toEqual([{ n: 0 }])
 
     const again = await instance().fetch(link)
     expect(again.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
