@@ -291,9 +291,52 @@ export class Verification extends AuthError {
   static override type: ErrorType = "Verification"
 }
 
-/** A WebAuthn registration or authentication response did not verify. */
-export class WebAuthnVerificationError extends AuthError {
+/**
+ * Why a WebAuthn ceremony failed, sent to the sign-in page as `?code=`:
+ *
+ * - `challenge`: no challenge cookie (expired, or the options came from another browser);
+ * - `replay`: the challenge was used already;
+ * - `invalid-response`: the posted response is not a WebAuthn response;
+ * - `origin`, `rp-id`: it was made for another site;
+ * - `user-verification`: the authenticator did not verify the user (PIN, biometrics);
+ * - `unknown-credential`: no stored credential has its id (removed, or never registered here);
+ * - `counter`: the signature counter went backwards (a cloned authenticator);
+ * - `credential-exists`: the credential is registered already;
+ * - `email-in-use`: a new account's address belongs to someone (sign in first to add a passkey);
+ * - `session`: the signed-in user changed between the options and the response;
+ * - `verification`: any other failed check of the signature or attestation.
+ */
+export type WebAuthnErrorCode =
+  | "challenge"
+  | "replay"
+  | "invalid-response"
+  | "origin"
+  | "rp-id"
+  | "user-verification"
+  | "unknown-credential"
+  | "counter"
+  | "credential-exists"
+  | "email-in-use"
+  | "session"
+  | "verification"
+
+/**
+ * A WebAuthn registration or authentication response did not verify. The user goes back to the
+ * sign-in page with `?error=WebAuthnVerificationError&code=<WebAuthnErrorCode>`.
+ */
+export class WebAuthnVerificationError extends SignInError {
   static override type: ErrorType = "WebAuthnVerificationError"
+  /** Why it failed; sent to the sign-in page as `?code=`. @default "verification" */
+  code: WebAuthnErrorCode
+
+  constructor(
+    message?: string | (AuthErrorOptions & { code?: WebAuthnErrorCode }),
+    options?: AuthErrorOptions & { code?: WebAuthnErrorCode },
+  ) {
+    super(message, options)
+    const opts = typeof message === "object" && message !== null ? message : options
+    this.code = opts?.code ?? "verification"
+  }
 }
 
 /** The `error` parameter of the error page. */
@@ -313,6 +356,7 @@ export type SignInPageErrorParam =
   | "SessionRequired"
   | "MissingCSRF"
   | "AccountNotLinked"
+  | "WebAuthnVerificationError"
 
 /** Sign-in page parameters for the `signIn` errors whose type differs from the parameter. */
 const signInParams: Partial<Record<ErrorType, SignInPageErrorParam>> = {
@@ -323,6 +367,7 @@ const signInParams: Partial<Record<ErrorType, SignInPageErrorParam>> = {
   CredentialsSignin: "CredentialsSignin",
   MissingCSRF: "MissingCSRF",
   AccountNotLinked: "AccountNotLinked",
+  WebAuthnVerificationError: "WebAuthnVerificationError",
 }
 
 /** Where an error sends the user, and with which query parameters. */
@@ -340,7 +385,7 @@ export function errorDestination(error: unknown): ErrorDestination {
   if (!(error instanceof AuthError)) return { page: "error", error: "Configuration" }
   if (error.kind === "signIn") {
     const param = signInParams[error.type] ?? "Signin"
-    if (error instanceof CredentialsSignin)
+    if (error instanceof CredentialsSignin || error instanceof WebAuthnVerificationError)
       return { page: "signIn", error: param, code: error.code }
     return { page: "signIn", error: param }
   }

@@ -2,7 +2,8 @@
  * `GET {basePath}/signin` → the sign-in page (or a redirect to `pages.signIn`).
  * `POST {basePath}/signin/<provider>` → starts the provider's flow. A credentials provider has
  * nothing to start: its sign-in is answered as `POST {basePath}/callback/<provider>` is, so a
- * client can post every provider to one URL. An email provider sends its link.
+ * client can post every provider to one URL; so is a WebAuthn response. An email provider sends
+ * its link.
  */
 import { publicProviders } from "./providers.js"
 import { withQuery } from "../lib/url.js"
@@ -13,9 +14,14 @@ import { resolveCallbackUrl } from "../security/redirect.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
 import { providerOf } from "./provider.js"
-import { isCredentialsProvider, isEmailProvider, isOAuthProvider } from "../config/providers.js"
+import {
+  isCredentialsProvider,
+  isEmailProvider,
+  isOAuthProvider,
+  isWebAuthnProvider,
+} from "../config/providers.js"
 import { InvalidProvider } from "../errors.js"
-import { signInWithCredentials } from "./callback.js"
+import { signInWithCredentials, signInWithWebAuthn } from "./callback.js"
 
 export async function signInPage(ctx: ActionContext): Promise<ResponseInternal> {
   const { query } = ctx.request
@@ -33,10 +39,19 @@ export async function signInPage(ctx: ActionContext): Promise<ResponseInternal> 
   ])
   const providers = Object.values(publicProviders(ctx)).map((provider) => {
     const config = ctx.config.providers.get(provider.id)!
+    if (isWebAuthnProvider(config)) {
+      return {
+        ...provider,
+        type: config.type,
+        credentials: config.formFields,
+        optionsUrl: `${ctx.actionBase}/webauthn-options/${encodeURIComponent(config.id)}`,
+        conditionalUI: config.enableConditionalUI,
+      }
+    }
     return {
       ...provider,
       type: config.type,
-      credentials: config.type === "credentials" ? config.credentials : undefined,
+      credentials: isCredentialsProvider(config) ? config.credentials : undefined,
     }
   })
   return htmlResponse(
@@ -58,6 +73,7 @@ export async function startSignIn(ctx: ActionContext): Promise<ResponseInternal>
   }
   const provider = providerOf(ctx)
   if (isCredentialsProvider(provider)) return signInWithCredentials(ctx, provider)
+  if (isWebAuthnProvider(provider)) return signInWithWebAuthn(ctx, provider)
   if (isOAuthProvider(provider)) {
     const { startOAuth } = await import("../flows/oauth/index.js")
     return redirectTo(ctx, await startOAuth(ctx, provider))

@@ -1,6 +1,7 @@
 /** Providers as given (objects or factories) → one normalized list, built once per config. */
 import { InvalidEndpoints, InvalidProvider, MissingAuthorize } from "../errors.js"
 import type { EmailConfig } from "../providers/email.js"
+import type { WebAuthnConfig } from "../providers/webauthn.js"
 import type {
   CredentialsConfig,
   OAuthProviderConfig,
@@ -27,8 +28,42 @@ export function isEmailProvider(provider: InternalProvider): provider is EmailCo
   return provider.type === "email"
 }
 
+/** Whether the provider signs in with a WebAuthn credential (a passkey). */
+export function isWebAuthnProvider(provider: InternalProvider): provider is WebAuthnConfig {
+  return provider.type === "webauthn"
+}
+
 /** The kinds of provider this version can run. */
-const supportedTypes = new Set(["credentials", "oauth", "oidc", "email"])
+const supportedTypes = new Set(["credentials", "oauth", "oidc", "email", "webauthn"])
+
+/** Checks the options of a WebAuthn provider that a request would otherwise trip over. */
+function normalizeWebAuthn(provider: WebAuthnConfig, where: string): WebAuthnConfig {
+  const fail = (message: string) => {
+    throw new InvalidProvider(`${where} ("${provider.id}") ${message}`)
+  }
+  if (typeof provider.getUserInfo !== "function") fail("needs a getUserInfo function")
+  if (typeof provider.formFields !== "object" || provider.formFields === null) {
+    fail("needs formFields (an object of form fields)")
+  }
+  const algorithms = provider.supportedAlgorithmIDs
+  if (
+    !Array.isArray(algorithms) ||
+    algorithms.length === 0 ||
+    !algorithms.every(Number.isInteger)
+  ) {
+    fail("needs supportedAlgorithmIDs: a non-empty list of COSE algorithm numbers")
+  }
+  if (!(typeof provider.timeout === "number" && provider.timeout > 0)) {
+    fail("needs a positive timeout in milliseconds")
+  }
+  const rp = provider.relyingParty
+  if (rp?.id !== undefined && (typeof rp.id !== "string" || rp.id === "" || rp.id.includes("/"))) {
+    fail('has a relyingParty.id that is not a domain name (e.g. "example.com")')
+  }
+  const origins = rp?.origin === undefined ? [] : [rp.origin].flat()
+  if (!origins.every(isURL)) fail("has a relyingParty.origin that is not an http(s) origin")
+  return provider
+}
 
 /** Fills an email provider's server and sender from the environment; checks it can send. */
 function normalizeEmail(provider: EmailConfig, where: string, env: Env): EmailConfig {
@@ -157,7 +192,9 @@ export function normalizeProviders(
         ? normalizeOAuth(named, where, env)
         : isEmailProvider(named)
           ? normalizeEmail(named, where, env)
-          : named,
+          : isWebAuthnProvider(named)
+            ? normalizeWebAuthn(named, where)
+            : named,
     )
   }
   return byId

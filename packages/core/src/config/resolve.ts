@@ -35,6 +35,7 @@ import {
 } from "./defaults.js"
 import { authURLFromEnv, envOf, secretsFromEnv, trustHostFromEnv, type Env } from "./env.js"
 import { normalizeProviders, type InternalProvider } from "./providers.js"
+import { assertWebAuthn } from "./webauthn.js"
 
 /** A configuration with every default filled. */
 export interface ResolvedConfig {
@@ -129,6 +130,12 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
       basePath,
       env,
     })
+    warnings.push(
+      ...assertWebAuthn(providers, {
+        enabled: config.experimental?.enableWebAuthn === true,
+        adapter: config.adapter,
+      }),
+    )
     for (const code of warnings) logger.warn(code)
     if ([...providers.values()].some((provider) => provider.type === "email")) {
       if (!config.adapter) {

@@ -1,6 +1,8 @@
 /** The built-in sign-in page. */
 import type { CredentialInput } from "../providers/index.js"
-import { html, safeUrl, type SafeHtml } from "./html.js"
+import { randomBase64url } from "../lib/crypto.js"
+import { html, raw, safeUrl, type SafeHtml } from "./html.js"
+import { WEBAUTHN_SCRIPT } from "./webauthn-script.js"
 import { layout } from "./layout.js"
 import type { PageProvider, RenderedPage, SignInPageProps } from "./types.js"
 
@@ -21,6 +23,8 @@ const ERROR_MESSAGES: Record<string, string> = {
   CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
   SessionRequired: "Please sign in to access this page.",
   MissingCSRF: "The form expired. Please try again.",
+  WebAuthnVerificationError:
+    "Signing in with the passkey failed. Try again, or use another way to sign in.",
 }
 
 const GENERIC_ERROR = "Unable to sign in."
@@ -125,6 +129,27 @@ function section(provider: PageProvider, index: number, props: SignInPageProps):
         <button type="submit" class="button primary">${label}</button>
       </form>`
     }
+    case "webauthn": {
+      const fields = Object.entries(provider.credentials ?? {}).map(([key, input], i) =>
+        credentialField(key, { ...input, required: false }, `latch-${index}-${i}`),
+      )
+      // Hidden until the script shows it: without JavaScript there is no passkey to use.
+      return html`<form
+        method="post"
+        action="${safeUrl(provider.callbackUrl)}"
+        data-latch-webauthn
+        data-options-url="${safeUrl(provider.optionsUrl ?? "#")}"
+        data-conditional="${provider.conditionalUI ? "true" : "false"}"
+        hidden
+      >
+        ${hiddenFields(props)}
+        <input type="hidden" name="action" value="" />
+        <input type="hidden" name="data" value="" />
+        ${fields}
+        <div class="alert" role="alert" data-latch-alert hidden></div>
+        <button type="submit" class="button secondary">${label}</button>
+      </form>`
+    }
     default:
       return html`<form method="post" action="${safeUrl(provider.signinUrl)}">
         ${hiddenFields(props)}
@@ -135,7 +160,9 @@ function section(provider: PageProvider, index: number, props: SignInPageProps):
 
 /** Providers that are a single button are shown together; forms get a section each. */
 function isButton(provider: PageProvider): boolean {
-  return provider.type !== "email" && provider.type !== "credentials"
+  return (
+    provider.type !== "email" && provider.type !== "credentials" && provider.type !== "webauthn"
+  )
 }
 
 /** Renders the sign-in page. */
@@ -157,8 +184,22 @@ export function renderSignInPage(props: SignInPageProps): RenderedPage {
             html`${i > 0 ? divider : ""}
               <div class="stack">${group}</div>`,
         )
+  const scriptNonce = props.providers.some((provider) => provider.type === "webauthn")
+    ? randomBase64url(16)
+    : undefined
   const body = html`<h1>Sign in</h1>
     ${typeof props.error === "string" && props.error !== "" ? alert(props.error, props.code) : ""}
-    ${content}`
-  return { status: 200, html: layout({ title: "Sign in", theme: props.theme, body }) }
+    ${content}
+    ${
+      scriptNonce
+        ? html`<script nonce="${scriptNonce}">
+            ${raw(WEBAUTHN_SCRIPT)}
+          </script>`
+        : ""
+    }`
+  return {
+    status: 200,
+    html: layout({ title: "Sign in", theme: props.theme, body }),
+    ...(scriptNonce ? { scriptNonce } : {}),
+  }
 }

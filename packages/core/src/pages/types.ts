@@ -11,8 +11,12 @@ export interface PageProvider {
   signinUrl: string
   /** Where a credentials form posts: `{actionBase}/callback/<id>`. */
   callbackUrl: string
-  /** The credentials form's fields, for `type: "credentials"`. */
+  /** The credentials form's fields, for `type: "credentials"`; the passkey form's, for `"webauthn"`. */
   credentials?: Record<string, CredentialInput>
+  /** Where the passkey form fetches its options: `{actionBase}/webauthn-options/<id>`. */
+  optionsUrl?: string
+  /** Whether the passkey form offers passkeys in the browser's autofill. */
+  conditionalUI?: boolean
 }
 
 export interface SignInPageProps {
@@ -59,4 +63,6 @@ export interface VerifyRequestPageProps {
 export interface RenderedPage {
   status: number
   html: string
+  /** The nonce of the page's script, if it has one (for its Content-Security-Policy). */
+  scriptNonce?: string
 }

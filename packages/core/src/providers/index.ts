@@ -7,6 +7,7 @@
 import type { customFetch } from "../markers.js"
 import type { Awaitable, Profile, TokenSet, User } from "../types.js"
 import type { EmailConfig } from "./email.js"
+import type { WebAuthnConfig } from "./webauthn.js"
 
 /** The kinds of provider. */
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
@@ -152,14 +153,19 @@ export interface OIDCConfig<P extends Record<string, any> = Profile>
 export type OAuthProviderConfig<P extends Record<string, any> = Profile> =
   OAuthConfig<P> | OIDCConfig<P>
 
-/** A provider configuration whose flow a later version of this package adds. */
+/** A provider configuration of a type this version does not run (refused with a clear error). */
 export interface OtherProviderConfig extends CommonProviderOptions {
   [option: string]: unknown
 }
 
 /** Any provider configuration. */
 export type ProviderConfig =
-  CredentialsConfig<any> | OAuthConfig<any> | OIDCConfig<any> | EmailConfig | OtherProviderConfig
+  | CredentialsConfig<any>
+  | OAuthConfig<any>
+  | OIDCConfig<any>
+  | EmailConfig
+  | WebAuthnConfig
+  | OtherProviderConfig
 
 /** A provider in `providers`: a configuration object or a factory called without options. */
 export type Provider = ProviderConfig | ((options?: any) => ProviderConfig)
@@ -170,3 +176,12 @@ export type {
   EmailUserConfig,
   SendVerificationRequestParams,
 } from "./email.js"
+export type {
+  GetUserInfo,
+  RelyingParty,
+  SimpleWebAuthnMethods,
+  WebAuthnConfig,
+  WebAuthnRequest,
+  WebAuthnUserConfig,
+  WebAuthnUserInfo,
+} from "./webauthn.js"

@@ -5,6 +5,7 @@
  */
 import type { ActionContext } from "../actions/context.js"
 import { AccessDenied, CallbackRouteError } from "../errors.js"
+import type { AdapterAuthenticator } from "../adapters.js"
 import type { JWT } from "../jwt.js"
 import type { Account, Profile, User } from "../types.js"
 import { emitEvent } from "./events.js"
@@ -19,6 +20,10 @@ export interface Identity {
   profile?: Profile
   /** The submitted form, for credentials sign-ins. */
   credentials?: Record<string, unknown>
+  /** A WebAuthn credential to store for the user (a registration). */
+  authenticator?: Omit<AdapterAuthenticator, "userId">
+  /** Whether the flow creates the user (a WebAuthn registration without a signed-in user). */
+  isNewUser?: boolean
 }
 
 /** The outcome: where to send the user. */

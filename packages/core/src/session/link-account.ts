@@ -13,8 +13,7 @@ import { callAdapter, requireMethods } from "./adapter-call.js"
 import type { Account, User } from "../types.js"
 import type { Identity } from "./establish.js"
 import { emitEvent } from "./events.js"
-import { readDatabaseSession } from "./database-strategy.js"
-import { readSessionToken } from "./jwt-strategy.js"
+import { signedInUserId } from "./signed-in.js"
 
 /** The user the session is for, and whether they were created by this sign-in. */
 export interface ResolvedUser {
@@ -44,13 +43,6 @@ async function link(
   const stored: AdapterAccount = { ...account, userId: user.id }
   await call("linkAccount", () => adapter.linkAccount(stored))
   await emitEvent(ctx, "linkAccount", { user, account: stored, profile: (profile ?? user) as User })
-}
-
-/** The id of the user signed in on this request, if any. */
-async function signedInUserId(ctx: ActionContext): Promise<string | undefined> {
-  if (ctx.config.session.strategy === "database") return (await readDatabaseSession(ctx))?.user.id
-  const { token } = await readSessionToken(ctx)
-  return typeof token?.sub === "string" ? token.sub : undefined
 }
 
 /**
@@ -124,6 +116,41 @@ async function emailUser(ctx: ActionContext, identity: Identity): Promise<Resolv
   return { user: created, isNewUser: true }
 }
 
+/**
+ * A WebAuthn sign-in: the credential's owner. A registration stores the credential, linked as
+ * an account of type `"webauthn"`, for the signed-in user or for the user it creates (the
+ * ceremony checked which, and that a new user's address is free).
+ */
+async function webAuthnUser(ctx: ActionContext, identity: Identity): Promise<ResolvedUser> {
+  const adapter = requireMethods(
+    ctx.config.adapter!,
+    [...required, "createAuthenticator"],
+    "WebAuthn",
+  )
+  const { account, authenticator } = identity
+  if (!authenticator) return { user: identity.user, isNewUser: false }
+  let user: AdapterUser
+  if (identity.isNewUser) {
+    user = await call("createUser", () =>
+      adapter.createUser({
+        id: String(identity.user.id),
+        email: identity.user.email ?? "",
+        emailVerified: null,
+        name: identity.user.name ?? null,
+        image: null,
+      }),
+    )
+    await emitEvent(ctx, "createUser", { user })
+  } else {
+    user = identity.user as AdapterUser
+  }
+  await link(ctx, adapter, user, account, undefined)
+  await call("createAuthenticator", () =>
+    adapter.createAuthenticator({ ...authenticator, userId: user.id }),
+  )
+  return { user, isNewUser: identity.isNewUser === true }
+}
+
 /** Matches an identity to a stored user, creating or linking as the rules say. */
 export async function resolveUser(
   ctx: ActionContext,
@@ -133,6 +160,7 @@ export async function resolveUser(
   if (!ctx.config.adapter) return { user: identity.user, isNewUser: false }
   if (identity.account.type === "credentials") return credentialsUser(ctx, identity)
   if (identity.account.type === "email") return emailUser(ctx, identity)
+  if (identity.account.type === "webauthn") return webAuthnUser(ctx, identity)
   const adapter: LinkingAdapter = requireMethods(ctx.config.adapter, required, "OAuth sign-in")
   const { account, profile } = identity
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }

@@ -5,6 +5,7 @@
 import type {
   Adapter,
   AdapterAccount,
+  AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
   VerificationToken,
@@ -16,6 +17,7 @@ export interface MemoryAdapter extends Adapter {
   sessions: Map<string, AdapterSession>
   tokens: Map<string, VerificationToken>
   counters: Map<string, { count: number; expires: Date }>
+  authenticators: Map<string, AdapterAuthenticator>
 }
 
 const accountKey = (provider: string, providerAccountId: string) =>
@@ -27,8 +29,10 @@ export function memoryAdapter(): MemoryAdapter {
   const sessions = new Map<string, AdapterSession>()
   const tokens = new Map<string, VerificationToken>()
   const counters = new Map<string, { count: number; expires: Date }>()
+  const authenticators = new Map<string, AdapterAuthenticator>()
   return {
     counters,
+    authenticators,
     users,
     accounts,
     sessions,
@@ -58,6 +62,9 @@ export function memoryAdapter(): MemoryAdapter {
       users.delete(id)
       for (const [key, account] of accounts) if (account.userId === id) accounts.delete(key)
       for (const [key, session] of sessions) if (session.userId === id) sessions.delete(key)
+      for (const [key, authenticator] of authenticators) {
+        if (authenticator.userId === id) authenticators.delete(key)
+      }
       return user
     },
     linkAccount(account) {
@@ -121,6 +128,23 @@ export function memoryAdapter(): MemoryAdapter {
       }
       current.count++
       return current.count
+    },
+    createAuthenticator(authenticator) {
+      authenticators.set(authenticator.credentialID, { ...authenticator })
+      return { ...authenticator }
+    },
+    getAuthenticator(credentialID) {
+      const found = authenticators.get(credentialID)
+      return found ? { ...found } : null
+    },
+    listAuthenticatorsByUserId(userId) {
+      return [...authenticators.values()].filter((a) => a.userId === userId)
+    },
+    updateAuthenticatorCounter(credentialID, counter) {
+      const found = authenticators.get(credentialID)
+      if (!found) throw new Error(`No authenticator ${credentialID}`)
+      found.counter = counter
+      return { ...found }
     },
   }
 }

@@ -251,17 +251,31 @@ describe("sign-in page", () => {
     expect(mail).toMatch(/<button type="submit"[^>]*>Sign in with Email<\/button>/)
   })
 
-  it("renders webauthn providers as a button", () => {
+  it("renders a webauthn provider as a form that its script shows, with a script nonce", () => {
     const passkey: PageProvider = {
       ...github,
       id: "passkey",
       name: "Passkey",
       type: "webauthn",
       signinUrl: "/auth/signin/passkey",
+      callbackUrl: "/auth/callback/passkey",
+      optionsUrl: "/auth/webauthn-options/passkey",
+      conditionalUI: true,
+      credentials: { email: { type: "email", required: true, autocomplete: "username webauthn" } },
     }
-    const [form] = forms(signIn({ providers: [passkey] }).html)
-    expect(form).toContain(`action="/auth/signin/passkey"`)
+    const page = signIn({ providers: [passkey] })
+    const [form = ""] = forms(page.html)
+    expect(form).toContain(`action="/auth/callback/passkey"`)
+    expect(form).toContain(`data-options-url="/auth/webauthn-options/passkey"`)
+    expect(form).toContain(`data-conditional="true"`)
+    expect(form).toMatch(/<form[^>]*\bhidden\b/)
     expect(form).toContain("Sign in with Passkey")
+    // The email is optional for a passkey: without it, the browser offers its passkeys.
+    expect(input(form, "email")).not.toMatch(/\brequired\b/)
+    expect(page.scriptNonce).toMatch(/^[A-Za-z0-9_-]{22}$/)
+    expect(page.html).toContain(`<script nonce="${page.scriptNonce}">`)
+    expect(signIn().scriptNonce).toBeUndefined()
+    expect(signIn().html).not.toContain("<script")
   })
 
   it("renders the credentials fields with labels, types and autocomplete", () => {

@@ -5,6 +5,7 @@ import {
   AccessDenied,
   AuthError,
   CredentialsSignin,
+  WebAuthnVerificationError,
   MethodNotAllowed,
   SignInError,
   errorDestination,
@@ -159,8 +160,8 @@ const table: Row[] = [
   {
     name: "WebAuthnVerificationError",
     type: "WebAuthnVerificationError",
-    kind: "error",
-    destination: CONFIGURATION,
+    kind: "signIn",
+    destination: { page: "signIn", error: "WebAuthnVerificationError", code: "verification" },
   },
 ]
 
@@ -336,6 +337,15 @@ describe("AuthError construction", () => {
     expect(a.allow).toEqual([])
     a.allow.push("GET")
     expect(b.allow).toEqual([])
+  })
+
+  it("carries the code of a WebAuthnVerificationError, in either constructor form", () => {
+    expect(errorDestination(new WebAuthnVerificationError("m", { code: "replay" }))).toEqual({
+      page: "signIn",
+      error: "WebAuthnVerificationError",
+      code: "replay",
+    })
+    expect(new WebAuthnVerificationError({ code: "counter" }).code).toBe("counter")
   })
 
   it("gives each instance of CredentialsSignin its own code", () => {

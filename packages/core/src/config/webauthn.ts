@@ -1,0 +1,55 @@
+/**
+ * What a configuration with WebAuthn providers must have, checked once when it is resolved: the
+ * experimental flag, an adapter with the authenticator methods, and at most one provider in the
+ * browser's autofill.
+ */
+import type { Adapter } from "../adapters.js"
+import {
+  DuplicateConditionalUI,
+  ExperimentalFeatureNotEnabled,
+  MissingAdapter,
+  MissingWebAuthnAutocomplete,
+} from "../errors.js"
+import { WEBAUTHN_ADAPTER_METHODS } from "../flows/webauthn/adapter.js"
+import type { WarningCode } from "../lib/logger.js"
+import { requireMethods } from "../session/adapter-call.js"
+import { isWebAuthnProvider, type InternalProvider } from "./providers.js"
+
+/** Throws the configuration error of the WebAuthn providers; returns the warnings to print. */
+export function assertWebAuthn(
+  providers: Map<string, InternalProvider>,
+  options: { enabled: boolean; adapter: Adapter | undefined },
+): WarningCode[] {
+  const webAuthn = [...providers.values()].filter(isWebAuthnProvider)
+  const warnings: WarningCode[] = options.enabled ? ["experimental-webauthn"] : []
+  if (webAuthn.length === 0) return warnings
+  if (!options.enabled) {
+    throw new ExperimentalFeatureNotEnabled(
+      `The WebAuthn provider "${webAuthn[0]!.id}" is experimental: set \`experimental: { enableWebAuthn: true }\` to use it.`,
+    )
+  }
+  if (!options.adapter) {
+    throw new MissingAdapter("WebAuthn needs an adapter to store its credentials: set `adapter`.")
+  }
+  requireMethods(options.adapter, WEBAUTHN_ADAPTER_METHODS, "WebAuthn")
+  const conditional = webAuthn.filter((provider) => provider.enableConditionalUI)
+  if (conditional.length > 1) {
+    throw new DuplicateConditionalUI(
+      `Only one WebAuthn provider may set enableConditionalUI; ${conditional.map((p) => `"${p.id}"`).join(" and ")} do.`,
+    )
+  }
+  for (const provider of conditional) {
+    const fields = Object.values(provider.formFields)
+    const hasAutofill = fields.some(
+      (field) =>
+        typeof field?.autocomplete === "string" &&
+        field.autocomplete.split(/\s+/).includes("webauthn"),
+    )
+    if (!hasAutofill) {
+      throw new MissingWebAuthnAutocomplete(
+        `"${provider.id}" enables conditional UI, so one of its formFields needs an autocomplete that includes "webauthn" (e.g. "username webauthn").`,
+      )
+    }
+  }
+  return warnings
+}

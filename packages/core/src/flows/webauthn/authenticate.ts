@@ -1,0 +1,97 @@
+/**
+ * An authentication response: a stored credential signed this ceremony's challenge on this
+ * site, with the user verified and the signature counter moving forward.
+ */
+import type { ActionContext } from "../../actions/context.js"
+import type { WebAuthnConfig } from "../../providers/webauthn.js"
+import { callAdapter } from "../../session/adapter-call.js"
+import type { Identity } from "../../session/establish.js"
+import { decodeBase64url } from "../../lib/base64url.js"
+import { webAuthnAdapter } from "./adapter.js"
+import type { Ceremony } from "./challenge.js"
+import { checkClientData } from "./client-data.js"
+import { fromBase64, isForRelyingParty, parseAuthenticatorData } from "./encoding.js"
+import { simpleWebAuthn } from "./library.js"
+import { relyingParty } from "./relying-party.js"
+import { refuse, verifyWith, type CredentialResponse } from "./response.js"
+
+type Authentication = Extract<Ceremony, { action: "authenticate" }>
+
+/** What `verifyAuthenticationResponse` returns (the fields Latch uses). */
+interface VerifiedAuthentication {
+  verified: boolean
+  authenticationInfo?: { newCounter: number }
+}
+
+/**
+ * A counter that does not move forward means the credential was copied: two authenticators
+ * now sign with one key (WebAuthn §6.1.1). A counter that stays 0 is an authenticator without
+ * one (synced passkeys); the spent challenge is what stops replays there.
+ */
+function isCounterValid(stored: number, received: number): boolean {
+  if (stored === 0 && received === 0) return true
+  return received > stored
+}
+
+/** Verifies an authentication; returns the identity of the credential's owner. */
+export async function verifyAuthentication(
+  ctx: ActionContext,
+  provider: WebAuthnConfig,
+  ceremony: Authentication,
+  response: CredentialResponse,
+): Promise<Identity> {
+  const rp = await relyingParty(ctx, provider)
+  checkClientData(response, { type: "webauthn.get", challenge: ceremony.challenge, rp })
+  const raw = response.response.authenticatorData
+  const data = parseAuthenticatorData(
+    (typeof raw === "string" && decodeBase64url(raw)) || new Uint8Array(0),
+  )
+  if (!data) refuse("invalid-response", "The response has no authenticator data")
+  if (!(await isForRelyingParty(data.rpIdHash, rp.id))) {
+    refuse("rp-id", "The response was made for another relying party")
+  }
+  if (provider.userVerification === "required" && !data.userVerified) {
+    refuse("user-verification", "The authenticator did not verify the user")
+  }
+
+  const adapter = webAuthnAdapter(ctx)
+  const stored = await callAdapter("getAuthenticator", () => adapter.getAuthenticator(response.id))
+  if (!stored) refuse("unknown-credential", "No stored credential has this id")
+  if (!isCounterValid(stored.counter, data.counter)) {
+    refuse("counter", `The signature counter went from ${stored.counter} to ${data.counter}`)
+  }
+  const publicKey = fromBase64(stored.credentialPublicKey)
+  if (!publicKey) refuse("verification", "The stored public key is not base64")
+
+  const library = await simpleWebAuthn(provider)
+  const { authenticationInfo } = await verifyWith<VerifiedAuthentication>(() =>
+    library.verifyAuthenticationResponse({
+      response,
+      expectedChallenge: ceremony.challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      credential: {
+        id: stored.credentialID,
+        publicKey,
+        counter: stored.counter,
+        transports: stored.transports?.split(",").filter(Boolean),
+      },
+      requireUserVerification: provider.userVerification === "required",
+      ...provider.verifyAuthenticationOptions,
+    }),
+  )
+  const newCounter = authenticationInfo?.newCounter ?? data.counter
+  await callAdapter("updateAuthenticatorCounter", () =>
+    adapter.updateAuthenticatorCounter(stored.credentialID, newCounter),
+  )
+
+  const key = { provider: provider.id, providerAccountId: stored.providerAccountId }
+  const user =
+    (await callAdapter("getUserByAccount", () => adapter.getUserByAccount(key))) ??
+    (await callAdapter("getUser", () => adapter.getUser(stored.userId)))
+  if (!user) refuse("unknown-credential", "The credential's user no longer exists")
+  return {
+    user,
+    account: { ...key, type: "webauthn", userId: user.id },
+  }
+}

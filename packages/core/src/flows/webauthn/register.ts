@@ -1,0 +1,98 @@
+/**
+ * A registration response: a new credential for the ceremony's user, verified against the
+ * challenge, origin and RP id, and not registered before. The identity it returns carries the
+ * authenticator to store once the user is resolved.
+ */
+import type { ActionContext } from "../../actions/context.js"
+import type { Account, User } from "../../types.js"
+import type { WebAuthnConfig } from "../../providers/webauthn.js"
+import { callAdapter } from "../../session/adapter-call.js"
+import type { Identity } from "../../session/establish.js"
+import { signedInUserId } from "../../session/signed-in.js"
+import { webAuthnAdapter } from "./adapter.js"
+import type { Ceremony } from "./challenge.js"
+import { checkClientData } from "./client-data.js"
+import { toBase64 } from "./encoding.js"
+import { simpleWebAuthn } from "./library.js"
+import { relyingParty } from "./relying-party.js"
+import { refuse, verifyWith, type CredentialResponse } from "./response.js"
+
+type Registration = Extract<Ceremony, { action: "register" }>
+
+/** What `verifyRegistrationResponse` returns on success (the fields Latch stores). */
+interface VerifiedRegistration {
+  verified: boolean
+  registrationInfo?: {
+    credential: { id: string; publicKey: Uint8Array; counter: number; transports?: string[] }
+    credentialDeviceType: string
+    credentialBackedUp: boolean
+  }
+}
+
+/** The user the credential is for, still as the ceremony left them. */
+async function registeringUser(ctx: ActionContext, ceremony: Registration): Promise<User> {
+  const adapter = webAuthnAdapter(ctx)
+  const currentId = await signedInUserId(ctx)
+  if (ceremony.exists) {
+    const current =
+      currentId === ceremony.user.id
+        ? await callAdapter("getUser", () => adapter.getUser(currentId))
+        : null
+    if (!current) refuse("session", "The signed-in user changed during the registration")
+    return current
+  }
+  if (currentId) refuse("session", "A user signed in during the registration of a new account")
+  const email = ceremony.user.email!
+  const taken = await callAdapter("getUserByEmail", () => adapter.getUserByEmail(email))
+  if (taken) refuse("email-in-use", "The new account's email address belongs to another user")
+  return { id: ceremony.user.id, email, name: ceremony.user.name ?? null, image: null }
+}
+
+/** Verifies a registration; returns the identity to sign in, with the new authenticator. */
+export async function verifyRegistration(
+  ctx: ActionContext,
+  provider: WebAuthnConfig,
+  ceremony: Registration,
+  response: CredentialResponse,
+): Promise<Identity> {
+  const rp = await relyingParty(ctx, provider)
+  checkClientData(response, { type: "webauthn.create", challenge: ceremony.challenge, rp })
+  const library = await simpleWebAuthn(provider)
+  const { registrationInfo } = await verifyWith<VerifiedRegistration>(() =>
+    library.verifyRegistrationResponse({
+      response,
+      expectedChallenge: ceremony.challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: provider.userVerification === "required",
+      supportedAlgorithmIDs: provider.supportedAlgorithmIDs,
+      ...provider.verifyRegistrationOptions,
+    }),
+  )
+  if (!registrationInfo) refuse("verification", "The registration carried no credential")
+  const { credential } = registrationInfo
+  const adapter = webAuthnAdapter(ctx)
+  const known = await callAdapter("getAuthenticator", () => adapter.getAuthenticator(credential.id))
+  if (known) refuse("credential-exists", "This credential is registered already")
+
+  const user = await registeringUser(ctx, ceremony)
+  const account: Account = {
+    provider: provider.id,
+    type: "webauthn",
+    providerAccountId: credential.id,
+  }
+  return {
+    user,
+    account,
+    authenticator: {
+      credentialID: credential.id,
+      providerAccountId: credential.id,
+      credentialPublicKey: toBase64(credential.publicKey),
+      counter: credential.counter,
+      credentialDeviceType: registrationInfo.credentialDeviceType,
+      credentialBackedUp: registrationInfo.credentialBackedUp,
+      transports: credential.transports?.length ? credential.transports.join(",") : null,
+    },
+    isNewUser: !ceremony.exists,
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The one script of the built-in pages: the passkey form of the sign-in page. It fetches the
+ * ceremony's options from the form's `data-options-url`, asks the browser for a credential
+ * (`navigator.credentials.create` or `.get`, or the autofill when `data-conditional` is set),
+ * puts the credential's JSON into the form's hidden `action` and `data` fields and submits it:
+ * the server's answer is an ordinary redirect. Without JavaScript the form stays hidden.
+ *
+ * It carries no data of its own (everything comes from escaped attributes), so it is a
+ * constant, allowed by the page's Content-Security-Policy through a per-response nonce.
+ */
+export const WEBAUTHN_SCRIPT = `(() => {
+  const PKC = window.PublicKeyCredential
+  const decode = (text) =>
+    Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)).buffer
+  const encode = (buffer) =>
+    btoa(String.fromCharCode(...new Uint8Array(buffer)))
+      .replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "")
+  const withIds = (list) => (list || []).map((c) => ({ ...c, id: decode(c.id) }))
+  const creationOptions = (o) =>
+    PKC.parseCreationOptionsFromJSON
+      ? PKC.parseCreationOptionsFromJSON(o)
+      : { ...o, challenge: decode(o.challenge), user: { ...o.user, id: decode(o.user.id) },
+          excludeCredentials: withIds(o.excludeCredentials) }
+  const requestOptions = (o) =>
+    PKC.parseRequestOptionsFromJSON
+      ? PKC.parseRequestOptionsFromJSON(o)
+      : { ...o, challenge: decode(o.challenge), allowCredentials: withIds(o.allowCredentials) }
+  const toJSON = (credential) => {
+    if (typeof credential.toJSON === "function") return credential.toJSON()
+    const r = credential.response
+    const response = { clientDataJSON: encode(r.clientDataJSON) }
+    if (r.attestationObject) {
+      response.attestationObject = encode(r.attestationObject)
+      response.transports = r.getTransports ? r.getTransports() : []
+    }
+    if (r.authenticatorData) response.authenticatorData = encode(r.authenticatorData)
+    if (r.signature) response.signature = encode(r.signature)
+    if (r.userHandle) response.userHandle = encode(r.userHandle)
+    return { id: credential.id, rawId: encode(credential.rawId), type: credential.type, response,
+      clientExtensionResults: credential.getClientExtensionResults(),
+      authenticatorAttachment: credential.authenticatorAttachment || undefined }
+  }
+  const ceremony = async (form, query, mediation, signal) => {
+    const url = new URL(form.dataset.optionsUrl, location.href)
+    for (const [key, value] of Object.entries(query)) if (value) url.searchParams.set(key, value)
+    const response = await fetch(url, { credentials: "same-origin" })
+    const body = await response.json()
+    if (!response.ok) throw new Error(body.message || "Passkeys are not available right now.")
+    const credential = body.action === "register"
+      ? await navigator.credentials.create({ publicKey: creationOptions(body.options) })
+      : await navigator.credentials.get({ publicKey: requestOptions(body.options), mediation, signal })
+    form.elements.namedItem("action").value = body.action
+    form.elements.namedItem("data").value = JSON.stringify(toJSON(credential))
+    form.submit()
+  }
+  for (const form of document.querySelectorAll("form[data-latch-webauthn]")) {
+    const alert = form.querySelector("[data-latch-alert]")
+    const show = (message) => { alert.textContent = message; alert.hidden = false }
+    form.hidden = false
+    if (!PKC || !navigator.credentials) {
+      show("This browser does not support passkeys.")
+      form.querySelector("button").disabled = true
+      continue
+    }
+    let autofill
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault()
+      autofill?.abort()
+      const email = form.elements.namedItem("email")?.value?.trim()
+      try {
+        await ceremony(form, email ? { email } : { action: "authenticate" })
+      } catch (error) {
+        show(error?.name === "NotAllowedError" || error?.name === "AbortError"
+          ? "No passkey was used. Try again, or use another way to sign in."
+          : error?.message || "Signing in with a passkey failed.")
+      }
+    })
+    if (form.dataset.conditional === "true" && PKC.isConditionalMediationAvailable) {
+      PKC.isConditionalMediationAvailable().then((available) => {
+        if (!available) return
+        autofill = new AbortController()
+        ceremony(form, { action: "authenticate" }, "conditional", autofill.signal).catch(() => {})
+      })
+    }
+  }
+})()`

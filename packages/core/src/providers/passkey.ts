@@ -1,0 +1,47 @@
+/**
+ * Sign in with a passkey: a discoverable WebAuthn credential, verified with the user's PIN or
+ * biometrics, often synced between their devices. Experimental: enable it with
+ * `experimental: { enableWebAuthn: true }`, and install `@simplewebauthn/server` (and
+ * `@simplewebauthn/browser` for the client).
+ *
+ * A signed-in user adds a passkey to their account; a visitor with a new email address signs up
+ * with one; anyone signs in with theirs, without typing anything (the browser offers the
+ * passkeys it has for the site).
+ *
+ * @module providers/passkey
+ */
+import WebAuthn, { type WebAuthnConfig, type WebAuthnUserConfig } from "./webauthn.js"
+
+export type {
+  GetUserInfo,
+  RelyingParty,
+  WebAuthnConfig,
+  WebAuthnRequest,
+  WebAuthnUserConfig,
+  WebAuthnUserInfo,
+} from "./webauthn.js"
+
+/**
+ * The passkey provider (`id: "passkey"`): discoverable credentials with user verification
+ * required.
+ *
+ * @example
+ * ```ts
+ * import Passkey from "@latch/core/providers/passkey"
+ *
+ * export const config = {
+ *   adapter: PostgresAdapter(pool),
+ *   experimental: { enableWebAuthn: true },
+ *   providers: [Passkey({ relyingParty: { name: "Example" } })],
+ * }
+ * ```
+ */
+export default function Passkey(options: WebAuthnUserConfig = {}): WebAuthnConfig {
+  return WebAuthn({
+    id: "passkey",
+    name: "Passkey",
+    residentKey: "required",
+    userVerification: "required",
+    ...options,
+  })
+}
