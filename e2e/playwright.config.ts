@@ -8,10 +8,12 @@ import { defineConfig, devices } from "@playwright/test"
  * Another base lets two checkouts run their suites side by side. */
 const BASE = Number(process.env.E2E_PORT_BASE ?? 4173)
 const PORT = BASE
-const ORIGIN = `http://127.0.0.1:${PORT}`
+// The demo is opened at `localhost` (bound to 127.0.0.1): browsers refuse passkeys on an IP
+// address, since a WebAuthn relying party is named by a domain.
+const ORIGIN = `http://localhost:${PORT}`
 /** A second demo server with JWT sessions (the first keeps sessions in its database). */
 const JWT_PORT = BASE + 2
-const JWT_ORIGIN = `http://127.0.0.1:${JWT_PORT}`
+const JWT_ORIGIN = `http://localhost:${JWT_PORT}`
 const SECRET = "latch-e2e-test-secret-not-for-production-0123456789abcdef"
 const OP_PORT = BASE + 1
 /** The local SMTP sink of email sign-in, and where it keeps mails for /dev/mailbox. */

@@ -1,6 +1,8 @@
 // `npm run demo`: installs what is missing, builds the packages and the demo (apps/demo), makes
 // a development AUTH_SECRET on first run, and starts the demo, its local OpenID Provider and a
-// local SMTP sink (for email sign-in; its mails are at /dev/mailbox) on 127.0.0.1.
+// local SMTP sink (for email sign-in; its mails are at /dev/mailbox) on 127.0.0.1. The demo is
+// opened at http://localhost:3000, not at the IP address: browsers refuse passkeys (WebAuthn) on
+// an IP address, since a relying party is named by a domain.
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { existsSync, readFileSync, writeFileSync, appendFileSync } from "node:fs"
@@ -23,7 +25,7 @@ if (!existsSync(envFile)) writeFileSync(envFile, "")
 const host = process.env.HOST ?? "127.0.0.1"
 const port = process.env.PORT ?? "3000"
 const opPort = process.env.OP_PORT ?? "3001"
-const origin = process.env.ORIGIN ?? `http://${host}:${port}`
+const origin = process.env.ORIGIN ?? `http://${host === "127.0.0.1" ? "localhost" : host}:${port}`
 const mailPort = process.env.MAIL_PORT ?? "2525"
 const mailboxDir = join(root, "apps/demo/.data/mailbox")
 const email = {

@@ -8,7 +8,7 @@ const host = process.env.OP_HOST ?? "127.0.0.1"
 const port = Number(process.env.OP_PORT ?? 3001)
 const issuer = `http://${host}:${port}`
 // The demo's origin(s), comma-separated: the redirect URIs the client may use.
-const appOrigins = (process.env.DEMO_ORIGIN ?? "http://127.0.0.1:3000").split(",")
+const appOrigins = (process.env.DEMO_ORIGIN ?? "http://localhost:3000").split(",")
 
 const accounts = {
   alice: { name: "Alice Liddell", email: "alice@example.com", picture: null },

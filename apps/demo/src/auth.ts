@@ -7,6 +7,7 @@ import { env } from "$env/dynamic/private"
 import { SvelteKitAuth, type SvelteKitAuthConfig } from "@latch/sveltekit"
 import Credentials from "@latch/sveltekit/providers/credentials"
 import Nodemailer from "@latch/sveltekit/providers/nodemailer"
+import Passkey from "@latch/sveltekit/providers/passkey"
 import { openDatabase } from "$lib/server/database"
 import { verifyPassword } from "$lib/users"
 
@@ -40,10 +41,15 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
   if (env.AUTH_EMAIL_SERVER) {
     providers.push(Nodemailer({ from: env.AUTH_EMAIL_FROM ?? "Latch demo <no-reply@latch.test>" }))
   }
+  // Passkeys: a signed-in user adds one on /profile, then signs in with it alone. The relying
+  // party is the site itself (its hostname, `localhost` in development: browsers refuse
+  // passkeys on an IP address such as 127.0.0.1).
+  providers.push(Passkey({ relyingParty: { name: "Latch demo" } }))
   return {
     theme: { brandColor: "#4f46e5", colorScheme: "auto" },
     adapter,
     session: { strategy },
+    experimental: { enableWebAuthn: true },
     providers,
     callbacks: {
       jwt({ token, trigger, session }) {
@@ -74,11 +80,17 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
 // Lazy: built on the first request (when the runtime environment is readable), then reused —
 // the same object each time, so Latch prepares it once.
 let config: Promise<SvelteKitAuthConfig> | undefined
-export const { handle, signIn, signOut } = SvelteKitAuth(() => {
+function demoConfig(): Promise<SvelteKitAuthConfig> {
   // A database that is down at start-up is tried again on the next request.
   config ??= createConfig().catch((error: unknown) => {
     config = undefined
     throw error
   })
   return config
-})
+}
+export const { handle, signIn, signOut } = SvelteKitAuth(demoConfig)
+
+/** The demo's adapter, for pages that show what it stores (the profile's passkeys). */
+export async function demoAdapter() {
+  return (await demoConfig()).adapter!
+}

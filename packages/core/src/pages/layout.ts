@@ -125,6 +125,7 @@ a:hover { text-decoration-thickness: 2px; }
 form { display: flex; flex-direction: column; gap: 16px; margin: 0; }
 .stack { display: flex; flex-direction: column; gap: 12px; }
 .field { display: flex; flex-direction: column; gap: 6px; }
+.hint { margin: -8px 0 0; font-size: 0.8125rem; color: var(--muted); }
 label { font-size: 0.875rem; font-weight: 500; }
 input {
   width: 100%;

@@ -146,6 +146,14 @@ function section(provider: PageProvider, index: number, props: SignInPageProps):
         <input type="hidden" name="action" value="" />
         <input type="hidden" name="data" value="" />
         ${fields}
+        ${
+          provider.credentials?.email
+            ? html`<p class="hint">
+                Leave it empty to use a passkey you have, or enter a new address to create an
+                account with a passkey.
+              </p>`
+            : ""
+        }
         <div class="alert" role="alert" data-latch-alert hidden></div>
         <button type="submit" class="button secondary">${label}</button>
       </form>`

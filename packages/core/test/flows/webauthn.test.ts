@@ -253,6 +253,15 @@ describe("webauthn-options", () => {
     ])
   })
 
+  it("explains that passkeys need a domain name when the site is opened at an IP address", async () => {
+    for (const origin of ["http://127.0.0.1:3000", "http://[::1]:3000"]) {
+      const { config } = setup()
+      const { response, body } = await options(new Browser(config, origin))
+      expect(response.status).toBe(400)
+      expect((body as unknown as { message: string }).message).toMatch(/domain name.*localhost/)
+    }
+  })
+
   it("uses the configured relying party", async () => {
     const { browser } = setup({
       relyingParty: { id: "example.com", name: "Example", origin: "https://app.example.com" },

@@ -5,7 +5,7 @@ import type { Actions, PageServerLoad } from "./$types"
 
 export const load: PageServerLoad = async ({ locals, url, fetch }) => {
   const session = await locals.auth()
-  // Every provider but the password form, for a <SignIn/> button each.
+  // Every provider but the forms (password, email, passkey), for a <SignIn/> button each.
   const providers = (await (await fetch("/auth/providers")).json()) as Record<
     string,
     { id: string; name: string; type: string }
@@ -14,7 +14,7 @@ export const load: PageServerLoad = async ({ locals, url, fetch }) => {
     signedInAs: session?.user?.name ?? null,
     callbackUrl: url.searchParams.get("callbackUrl") ?? "/",
     providers: Object.values(providers).filter(
-      (provider) => provider.type !== "credentials" && provider.type !== "email",
+      (provider) => !["credentials", "email", "webauthn"].includes(provider.type),
     ),
     emailProvider: Object.values(providers).find((provider) => provider.type === "email") ?? null,
   }

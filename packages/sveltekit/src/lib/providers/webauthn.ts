@@ -1,0 +1,2 @@
+export { default } from "@latch/core/providers/webauthn"
+export * from "@latch/core/providers/webauthn"

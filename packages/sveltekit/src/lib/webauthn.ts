@@ -1,0 +1,135 @@
+/**
+ * The browser side of passkeys: `signIn` runs the WebAuthn ceremony for a WebAuthn provider
+ * (through `@simplewebauthn/browser`, an optional peer: install it to use this module) and
+ * signs in with its result; for any other provider it is `signIn` from `@latch/sveltekit/client`.
+ *
+ * 1. `GET {basePath}/webauthn-options/<provider>` → `{ action, options }` (and the challenge cookie);
+ * 2. `startRegistration` or `startAuthentication` asks the browser for a credential;
+ * 3. `POST {basePath}/signin/<provider>` with `action` and `data` (the credential's JSON), which
+ *    the server verifies like any sign-in, answering where to go.
+ */
+import {
+  browserSupportsWebAuthn,
+  browserSupportsWebAuthnAutofill,
+  startAuthentication,
+  startRegistration,
+} from "@simplewebauthn/browser"
+import { base } from "$app/paths"
+import { signIn as signInWithClient, type SignInOptions, type SignInResult } from "./client.js"
+
+export { signOut, getSession, updateSession } from "./client.js"
+export type { SignInOptions, SignInResult, SignOutOptions, BasePathOption } from "./client.js"
+
+/** Options of `signIn` for a WebAuthn provider. */
+export interface WebAuthnSignInOptions extends SignInOptions {
+  /**
+   * `"register"` adds a passkey (to the signed-in user, or to a new account for `email`),
+   * `"authenticate"` signs in with one. @default decided by the server: register for a
+   * signed-in user or a new email address, else authenticate
+   */
+  action?: "register" | "authenticate"
+  /** The address of a new account, or of the account to sign in to (`getUserInfo` reads it). */
+  email?: string
+  /**
+   * Sign in through the browser's autofill (WebAuthn conditional mediation): the promise
+   * settles when the user picks a passkey in the suggestions of an input with
+   * `autocomplete="username webauthn"`. Start it when the page loads; any other ceremony
+   * cancels it.
+   */
+  conditional?: boolean
+}
+
+const actionsBase = (basePath: string | undefined) => `${base}${basePath ?? "/auth"}`
+
+/** The provider types by id, fetched once per page and base path. */
+const types = new Map<string, Promise<Record<string, { type: string }>>>()
+
+async function providerType(root: string, provider: string): Promise<string | undefined> {
+  let list = types.get(root)
+  if (!list) {
+    list = fetch(`${root}/providers`).then((response) => response.json())
+    types.set(root, list)
+    list.catch(() => types.delete(root))
+  }
+  return (await list)[provider]?.type
+}
+
+const failure = (status: number, error: string): SignInResult => ({
+  ok: false,
+  status,
+  error,
+  code: null,
+  url: null,
+})
+
+/**
+ * Signs in. For a WebAuthn provider (`passkey`), registers or uses a passkey; for any other,
+ * does what `signIn` from `@latch/sveltekit/client` does.
+ *
+ * A ceremony that does not reach the server resolves to `{ ok: false }` with `error` set to the
+ * browser's reason (`NotAllowedError` when the user cancels) or to the server's refusal of the
+ * options (`InvalidRequest`), whatever `redirect` says: there is nowhere to go.
+ *
+ * @example
+ * ```ts
+ * import { signIn } from "@latch/sveltekit/webauthn"
+ *
+ * await signIn("passkey")                                  // sign in with a passkey
+ * await signIn("passkey", { action: "register" })          // add one to the signed-in user
+ * const result = await signIn("passkey", { redirect: false, conditional: true }) // autofill
+ * ```
+ */
+export async function signIn(
+  provider?: string,
+  options: WebAuthnSignInOptions = {},
+  authorizationParams?: Record<string, string> | string[][] | URLSearchParams | string,
+): Promise<SignInResult | undefined> {
+  const root = actionsBase(options.basePath)
+  if (!provider || (await providerType(root, provider)) !== "webauthn") {
+    return signInWithClient(provider, options, authorizationParams)
+  }
+  const { action, email, conditional, ...rest } = options
+  if (!browserSupportsWebAuthn()) return failure(0, "WebAuthnNotSupported")
+
+  const query = new URLSearchParams(authorizationParams)
+  if (action) query.set("action", action)
+  else if (conditional) query.set("action", "authenticate")
+  if (email) query.set("email", email)
+  const response = await fetch(`${root}/webauthn-options/${encodeURIComponent(provider)}?${query}`)
+  const body = (await response.json()) as {
+    action?: "register" | "authenticate"
+    options?: Record<string, any>
+    error?: string
+  }
+  if (!response.ok || !body.action || !body.options) {
+    return failure(response.status, body.error ?? "WebAuthnOptions")
+  }
+
+  let credential: unknown
+  try {
+    credential =
+      body.action === "register"
+        ? await startRegistration({ optionsJSON: body.options as any })
+        : await startAuthentication({
+            optionsJSON: body.options as any,
+            useBrowserAutofill: conditional === true,
+          })
+  } catch (error) {
+    return failure(0, error instanceof Error ? error.name : "WebAuthnError")
+  }
+  return signInWithClient(
+    provider,
+    { ...rest, ...(email ? { email } : {}), action: body.action, data: JSON.stringify(credential) },
+    authorizationParams,
+  )
+}
+
+/** Whether this browser can use passkeys at all. */
+export function supportsPasskeys(): boolean {
+  return browserSupportsWebAuthn()
+}
+
+/** Whether this browser offers passkeys in an input's autofill (for `conditional: true`). */
+export function supportsPasskeyAutofill(): Promise<boolean> {
+  return browserSupportsWebAuthnAutofill()
+}
