@@ -1,17 +1,23 @@
 /**
  * `GET {basePath}/webauthn-options/<provider>?action=register|authenticate` → `{ action, options }`:
- * the public-key options of a WebAuthn ceremony, with its challenge in a sealed cookie.
+ * the public-key options of a WebAuthn ceremony, with its challenge in a sealed cookie. A path
+ * that names no WebAuthn provider is a 404 `WebAuthnNotEnabled`.
  */
 import { isWebAuthnProvider } from "../config/providers.js"
-import { InvalidRequest } from "../errors.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
-import { providerOf } from "./provider.js"
 
 export async function webAuthnOptions(ctx: ActionContext): Promise<ResponseInternal> {
-  const provider = providerOf(ctx)
-  if (!isWebAuthnProvider(provider)) {
-    throw new InvalidRequest(`Provider "${provider.id}" is not a WebAuthn provider`)
+  const id = ctx.request.providerId
+  const provider = id === undefined ? undefined : ctx.config.providers.get(id)
+  if (!provider || !isWebAuthnProvider(provider)) {
+    return {
+      status: 404,
+      body: {
+        error: "WebAuthnNotEnabled",
+        message: `No WebAuthn provider has the id ${JSON.stringify(id ?? "")}.`,
+      },
+    }
   }
   const { webAuthnCeremonyOptions } = await import("../flows/webauthn/options.js")
   return {

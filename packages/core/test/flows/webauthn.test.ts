@@ -236,10 +236,13 @@ describe("webauthn-options", () => {
     expect((await options(browser, { email: "a@b@example.com" })).response.status).toBe(400)
   })
 
-  it("answers 400 for a provider that is not WebAuthn", async () => {
+  it("answers 404 WebAuthnNotEnabled for a path that names no WebAuthn provider", async () => {
     const { browser } = setup()
-    const response = await browser.fetch("/auth/webauthn-options/credentials")
-    expect(response.status).toBe(400)
+    for (const path of ["credentials", "nope", ""]) {
+      const response = await browser.fetch(`/auth/webauthn-options/${path}`)
+      expect(response.status).toBe(404)
+      expect(await response.json()).toMatchObject({ error: "WebAuthnNotEnabled" })
+    }
   })
 
   it("offers a signed-in user registration, excluding the credentials they have", async () => {
