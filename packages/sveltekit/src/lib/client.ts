@@ -3,7 +3,7 @@
  * import of `@latch/core`): every call is a `fetch` to the actions under `paths.base` + `/auth`
  * (or `options.basePath`), with a CSRF token from the `csrf` action for POSTs.
  */
-import { base } from "$app/paths"
+import { resolve } from "$app/paths"
 import type { Session } from "@latch/core/types"
 
 /** Where the actions live, relative to the app: `/auth` unless configured otherwise. */
@@ -38,7 +38,9 @@ export interface SignInResult {
   url: string | null
 }
 
-const actionsBase = (options?: BasePathOption) => `${base}${options?.basePath ?? "/auth"}`
+// `resolve("/")` is `paths.base` + "/" in the browser (SvelteKit 3 no longer exports `base`).
+const actionsBase = (options?: BasePathOption) =>
+  `${resolve("/", {}).slice(0, -1)}${options?.basePath ?? "/auth"}`
 
 async function csrfToken(root: string): Promise<string> {
   const response = await fetch(`${root}/csrf`)
