@@ -147,7 +147,18 @@ export const { handle, signIn, signOut } = SvelteKitAuth({
   ],
 })
 `,
-    "src/hooks.server.ts": `export { handle } from "./auth"
+    "src/hooks.server.ts": `import { sequence } from "@sveltejs/kit/hooks"
+import { handle as auth } from "./auth"
+
+// Latch's hook is typed on this SvelteKit, not \`any\`: a number is no hook.
+// @ts-expect-error svelte-check fails if this line is not an error
+export const notAHook: typeof auth = 42
+
+// It composes with other hooks.
+export const handle = sequence(auth, async ({ event, resolve }) => {
+  event.setHeaders({ "x-sequenced": "true" })
+  return resolve(event)
+})
 `,
     "src/routes/+page.svelte": `<h1>Home</h1>
 <a href="${BASE}/protected">Protected</a>
@@ -349,6 +360,7 @@ async function signInFlows(origin) {
   assert.equal(result.status, 200, "GET /protected signed in")
   const page = await result.response.text()
   assert.match(page, new RegExp(`<p id="user">Signed in as ${USER.name}</p>`))
+  assert.equal(result.response.headers.get("x-sequenced"), "true", "the hook after Latch's ran")
   const session = await (await user.request(`${BASE}/auth/session`)).response.json()
   assert.equal(session?.user?.name, USER.name, "GET /auth/session under paths.base")
 
