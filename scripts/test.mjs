@@ -1,7 +1,9 @@
 // `npm test`: installs what is missing (pnpm, dependencies, Debian's Chromium and PostgreSQL),
-// builds, then runs every check and test suite: lint, types, unit and integration tests of each
-// package (the adapter's against PGlite and a throwaway PostgreSQL cluster), and the end-to-end
-// tests in a real Chromium.
+// builds, then runs every check and test suite: lint, types, the published packages' manifests
+// and types (publint, attw), unit and integration tests of each package (the adapter's against
+// PGlite and a throwaway PostgreSQL cluster), the packed packages installed with npm in fresh
+// SvelteKit 2 and 3 apps outside the workspace (SvelteKit 3 on Node.js 22, with
+// @latch/sveltekit's tests run against it too), and the end-to-end tests in a real Chromium.
 import { existsSync, readdirSync } from "node:fs"
 import { has, install, run } from "./lib.mjs"
 
@@ -36,6 +38,7 @@ ensureSystemPackages()
 run("pnpm", ["run", "build"])
 run("pnpm", ["run", "lint"])
 run("pnpm", ["-r", "--if-present", "run", "typecheck"])
+run("pnpm", ["-r", "--if-present", "run", "check:package"])
 run("pnpm", [
   "-r",
   "--if-present",
@@ -44,5 +47,7 @@ run("pnpm", [
   "run",
   "test",
 ])
+run(process.execPath, ["scripts/pack-check.mjs"])
+run(process.execPath, ["scripts/kit3-check.mjs"])
 run("pnpm", ["--filter", "latch-e2e", "run", "test"])
 console.log("\n✓ all checks and tests passed")

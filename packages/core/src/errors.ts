@@ -219,7 +219,8 @@ export class MissingCSRF extends SignInError {
 
 /**
  * No usable secret: neither `secret` nor `AUTH_SECRET` is set, or (in production) a secret is
- * shorter than 32 characters. Generate one with `openssl rand -base64 33`.
+ * shorter than 32 characters. Generate one with `npx @latch/core secret` (or
+ * `openssl rand -base64 33`).
  */
 export class MissingSecret extends AuthError {
   static override type: ErrorType = "MissingSecret"

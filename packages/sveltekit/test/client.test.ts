@@ -33,9 +33,9 @@ function freePort(): Promise<number> {
 }
 
 /** Runs a command to completion; rejects with its output on failure. */
-function run(command: string, args: string[], cwd: string): Promise<void> {
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] })
     let output = ""
     child.stdout.on("data", (chunk) => (output += chunk))
     child.stderr.on("data", (chunk) => (output += chunk))
@@ -92,9 +92,10 @@ async function browserFetch(input: RequestInfo | URL, init: RequestInit = {}): P
 }
 
 beforeAll(async () => {
-  await run(VITE, ["build"], APP)
+  // The origin is known before the build: SvelteKit 3's adapter-node takes it at build time.
   const port = await freePort()
   ORIGIN = `http://127.0.0.1:${port}`
+  await run(VITE, ["build"], APP, { ...process.env, ORIGIN })
   server = spawn(process.execPath, ["build/index.js"], {
     cwd: APP,
     env: {

@@ -27,13 +27,13 @@ export function assertConfig(input: AssertInput): WarningCode[] {
   const warnings: WarningCode[] = []
   if (input.secrets.length === 0) {
     throw new MissingSecret(
-      "No secret: set AUTH_SECRET (or `secret` in the configuration) to a random string of at least 32 characters, e.g. the output of `openssl rand -base64 33`.",
+      "No secret: set AUTH_SECRET (or `secret` in the configuration) to a random string of at least 32 characters, e.g. the output of `npx @latch/core secret` or `openssl rand -base64 33`.",
     )
   }
   if (input.secrets.some((secret) => secret.length < MIN_SECRET_LENGTH)) {
     if (input.env.NODE_ENV === "production") {
       throw new MissingSecret(
-        `A secret is shorter than ${MIN_SECRET_LENGTH} characters, which is refused in production. Generate one with \`openssl rand -base64 33\`.`,
+        `A secret is shorter than ${MIN_SECRET_LENGTH} characters, which is refused in production. Generate one with \`npx @latch/core secret\` or \`openssl rand -base64 33\`.`,
       )
     }
     warnings.push("weak-secret")

@@ -20,15 +20,22 @@
  * }
  * ```
  */
-import { base } from "$app/paths"
 import { clientAddressOf, isSameOrigin } from "./handle.js"
 import { Auth } from "@latch/core"
 import { error, redirect, type RequestEvent } from "@sveltejs/kit"
 import { configFor, type PreparedConfig } from "./config.js"
 import { applyCookies } from "./cookies.js"
+import { appBase } from "./paths.js"
 import type { SvelteKitAuthConfigInput } from "./types.js"
 
 const PARAM_PREFIX = "authorizationParams-"
+
+/**
+ * `redirect` to where `Auth` sends the user, which may be another site (an OAuth provider's
+ * authorization endpoint). SvelteKit 3 refuses an absolute URL on another origin unless told
+ * `{ external: true }`; SvelteKit 2 takes no options and allows it.
+ */
+const redirectTo: (status: 303, location: string, options: { external: true }) => never = redirect
 
 /** Where the user goes afterwards: the form's `redirectTo`, the page's `callbackUrl`, or home. */
 function destination(fields: Record<string, string>, event: RequestEvent): string {
@@ -38,7 +45,7 @@ function destination(fields: Record<string, string>, event: RequestEvent): strin
     fields.callbackUrl ||
     searchParams.get("callbackUrl") ||
     searchParams.get("redirectTo") ||
-    `${base}/`
+    `${appBase(event.url)}/`
   )
 }
 
@@ -78,7 +85,9 @@ async function run(
   })
   applyCookies(event.cookies, result.cookies)
   // No redirect: the configuration is broken (logged by core); say so rather than go home.
-  redirect(303, result.redirect ?? `${prepared.authBase}/error?error=Configuration`)
+  redirectTo(303, result.redirect ?? `${prepared.authBase}/error?error=Configuration`, {
+    external: true,
+  })
 }
 
 /** Signs in with the form's `providerId`; no provider → the sign-in page. */

@@ -3,7 +3,7 @@
  * import of `@latch/core`): every call is a `fetch` to the actions under `paths.base` + `/auth`
  * (or `options.basePath`), with a CSRF token from the `csrf` action for POSTs.
  */
-import { base } from "$app/paths"
+import { actionsBase as actionsBaseOf } from "./client-base.js"
 import type { Session } from "@latch/core/types"
 
 /** Where the actions live, relative to the app: `/auth` unless configured otherwise. */
@@ -38,7 +38,7 @@ export interface SignInResult {
   url: string | null
 }
 
-const actionsBase = (options?: BasePathOption) => `${base}${options?.basePath ?? "/auth"}`
+const actionsBase = (options?: BasePathOption) => actionsBaseOf(options?.basePath)
 
 async function csrfToken(root: string): Promise<string> {
   const response = await fetch(`${root}/csrf`)

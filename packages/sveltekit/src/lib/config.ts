@@ -1,13 +1,13 @@
 /**
  * The user's configuration → the one `@latch/core` runs, prepared once per configuration object:
- * environment from `$env/dynamic/private`, `basePath` under SvelteKit's `paths.base`, and
- * `trustHost` on unless `AUTH_TRUST_HOST=false`.
+ * environment from `$env/dynamic/private` (and the process's), `basePath` under SvelteKit's
+ * `paths.base`, and `trustHost` on unless `AUTH_TRUST_HOST=false`.
  */
-import { base } from "$app/paths"
 import { env } from "$env/dynamic/private"
 import { raw, setEnvDefaults } from "@latch/core"
 import type { AuthConfig } from "@latch/core/types"
 import type { RequestEvent } from "@sveltejs/kit"
+import { appBase } from "./paths.js"
 import type { SvelteKitAuthConfigInput } from "./types.js"
 
 /** A configuration ready for `Auth`, with what the integration needs to know about it. */
@@ -29,14 +29,17 @@ export function joinPaths(...parts: string[]): string {
   return segments.length ? `/${segments.join("/")}` : ""
 }
 
-function prepare(user: AuthConfig): PreparedConfig {
-  const trust = env.AUTH_TRUST_HOST?.trim().toLowerCase()
+function prepare(user: AuthConfig, url: URL): PreparedConfig {
+  // SvelteKit 3 puts in `$env/dynamic/private` only the variables an app declares (src/env.ts);
+  // the process's environment (adapter-node) fills in the others, as it does with SvelteKit 2.
+  const environment: Record<string, string | undefined> = { ...globalThis.process?.env, ...env }
+  const trust = environment.AUTH_TRUST_HOST?.trim().toLowerCase()
   const config: AuthConfig = {
     ...user,
-    basePath: joinPaths(base, user.basePath ?? "/auth"),
+    basePath: joinPaths(appBase(url), user.basePath ?? "/auth"),
     trustHost: user.trustHost ?? !(trust === "false" || trust === "0"),
   }
-  setEnvDefaults(env, config)
+  setEnvDefaults(environment, config)
   const oauthCallbacks = new Set<string>()
   for (const provider of config.providers) {
     const { id, type } = typeof provider === "function" ? provider() : provider
@@ -55,7 +58,7 @@ export async function configFor(
   const user = typeof input === "function" ? await input(event) : input
   let result = prepared.get(user)
   if (!result) {
-    result = prepare(user)
+    result = prepare(user, event.url)
     prepared.set(user, result)
   }
   return result

@@ -13,10 +13,10 @@
  */
 import { building } from "$app/environment"
 import { Auth } from "@latch/core"
-import type { Handle, RequestEvent } from "@sveltejs/kit"
+import type { RequestEvent } from "@sveltejs/kit"
 import { configFor } from "./config.js"
 import { createLocalsAuth } from "./locals.js"
-import type { SvelteKitAuthConfigInput } from "./types.js"
+import type { Handle, SvelteKitAuthConfigInput } from "./types.js"
 
 /** Whether the path is `authBase` or below it. */
 function isUnder(pathname: string, authBase: string): boolean {

@@ -12,10 +12,10 @@
  * export { handle } from "./auth"
  * ```
  */
-import type { Handle, RequestEvent } from "@sveltejs/kit"
+import type { RequestEvent } from "@sveltejs/kit"
 import { createSignIn, createSignOut } from "./actions.js"
 import { createHandle } from "./handle.js"
-import type { SvelteKitAuthConfigInput } from "./types.js"
+import type { Handle, SvelteKitAuthConfigInput } from "./types.js"
 
 export type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
 export * from "@latch/core/errors"

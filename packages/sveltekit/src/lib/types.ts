@@ -14,6 +14,16 @@ export type SvelteKitAuthConfigInput =
   | SvelteKitAuthConfig
   | ((event: RequestEvent) => SvelteKitAuthConfig | Promise<SvelteKitAuthConfig>)
 
+/**
+ * SvelteKit's `Handle`, spelled out: SvelteKit 2 exports it from `@sveltejs/kit`, SvelteKit 3 from
+ * `@sveltejs/kit/hooks`, and a type imported from the wrong one would be `any`. Assignable to
+ * both (`sequence(handle, …)`).
+ */
+export type Handle = (input: {
+  event: RequestEvent
+  resolve: (event: RequestEvent, options?: never) => Response | Promise<Response>
+}) => Promise<Response>
+
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- SvelteKit declares App as a namespace
   namespace App {

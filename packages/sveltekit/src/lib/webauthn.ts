@@ -14,7 +14,7 @@ import {
   startAuthentication,
   startRegistration,
 } from "@simplewebauthn/browser"
-import { base } from "$app/paths"
+import { actionsBase } from "./client-base.js"
 import { signIn as signInWithClient, type SignInOptions, type SignInResult } from "./client.js"
 
 export { signOut, getSession, updateSession } from "./client.js"
@@ -38,8 +38,6 @@ export interface WebAuthnSignInOptions extends SignInOptions {
    */
   conditional?: boolean
 }
-
-const actionsBase = (basePath: string | undefined) => `${base}${basePath ?? "/auth"}`
 
 /** The provider types by id, fetched once per page and base path. */
 const types = new Map<string, Promise<Record<string, { type: string }>>>()

@@ -1,3 +1,5 @@
+import adapter from "@sveltejs/adapter-node"
+import { VERSION } from "@sveltejs/kit"
 import { sveltekit } from "@sveltejs/kit/vite"
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vite"
@@ -7,8 +9,14 @@ import { defineConfig } from "vite"
 // package.json in the app's directory, which ends the package scope of @latch/sveltekit.
 const lib = fileURLToPath(new URL("../../src/lib", import.meta.url))
 
+// The configuration is passed to the plugin (SvelteKit ≥ 2.62), which SvelteKit 3 requires: it
+// no longer reads svelte.config.js. adapter-node takes the public origin from the `ORIGIN`
+// variable at run time with SvelteKit 2, from `paths.origin` at build time with SvelteKit 3; the
+// test sets `ORIGIN` for both. (Typed as `object`: SvelteKit 2's types have no `paths.origin`.)
+const origin: object = VERSION.startsWith("2.") ? {} : { paths: { origin: process.env.ORIGIN } }
+
 export default defineConfig({
-  plugins: [sveltekit()],
+  plugins: [sveltekit({ adapter: adapter({ out: "build" }), ...origin })],
   logLevel: "warn",
   resolve: {
     alias: [
