@@ -33,6 +33,7 @@ async function browserFetch(input: RequestInfo | URL, init: RequestInit = {}): P
 
 beforeAll(() => {
   vi.stubGlobal("window", window)
+  vi.stubGlobal("location", window.location)
   vi.stubGlobal("fetch", browserFetch)
 })
 afterAll(() => vi.unstubAllGlobals())

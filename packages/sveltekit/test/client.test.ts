@@ -1,6 +1,6 @@
 /**
  * The client helpers against a real SvelteKit app (test/app, adapter-node), built once and
- * served on 127.0.0.1. The helpers run here under a minimal browser shim: `window.location`, and
+ * served on 127.0.0.1. The helpers run here under a minimal browser shim: `location`, and
  * a `fetch` that resolves relative URLs against the app's origin, keeps cookies in a jar and
  * sends `Origin` on POSTs, as a browser does.
  */
@@ -111,7 +111,10 @@ beforeAll(async () => {
   server.stdout!.on("data", (chunk) => (serverLog += chunk))
   server.stderr!.on("data", (chunk) => (serverLog += chunk))
   await waitForServer()
-  vi.stubGlobal("window", { location: { href: `${ORIGIN}/`, reload() {} } })
+  // A browser's `location` is `window.location`: the helpers use either.
+  const page = { location: { href: `${ORIGIN}/`, reload() {} } }
+  vi.stubGlobal("window", page)
+  vi.stubGlobal("location", page.location)
   vi.stubGlobal("fetch", browserFetch)
 }, 120_000)
 
@@ -164,6 +167,31 @@ describe("client helpers against a running app", () => {
       user: { name: "Alice", email: "alice@example.com" },
       expires: expect.any(String),
     })
+  })
+
+  it("signs in with one request: no CSRF round trip, the origin check covers the form post", async () => {
+    browser.cookies.clear()
+    const before = browser.requests.length
+    const result = await signIn("credentials", {
+      username: "alice",
+      password: "wonderland",
+      redirect: false,
+    })
+    expect(result?.ok).toBe(true)
+    expect(
+      browser.requests.slice(before).map((r) => `${r.method} ${new URL(r.url).pathname}`),
+    ).toEqual(["POST /auth/signin/credentials"])
+  })
+
+  it("rejects with SvelteKit's reason when a sign-in post is refused as cross-site", async () => {
+    browser.cookies.clear()
+    browser.sendOrigin = false
+    await expect(
+      signIn("credentials", { username: "alice", password: "wonderland", redirect: false }),
+    ).rejects.toThrow(/Cross-site/)
+    expect(browser.cookies.has(SESSION_COOKIE)).toBe(false)
+    browser.sendOrigin = true
+    await signIn("credentials", { username: "alice", password: "wonderland", redirect: false })
   })
 
   it("locals.auth() on a page sees the session", async () => {

@@ -1,9 +1,9 @@
 /**
  * Browser helpers: `signIn`, `signOut`, `getSession`, `updateSession`. Small on purpose (no
  * import of `@latch/core`): every call is a `fetch` to the actions under `paths.base` + `/auth`
- * (or `options.basePath`), with a CSRF token from the `csrf` action for POSTs.
+ * (or `options.basePath`).
  */
-import { actionsBase as actionsBaseOf } from "./client-base.js"
+import { actionsBase } from "./client-base.js"
 import type { Session } from "@latch/core/types"
 
 /** Where the actions live, relative to the app: `/auth` unless configured otherwise. */
@@ -38,29 +38,29 @@ export interface SignInResult {
   url: string | null
 }
 
-const actionsBase = (options?: BasePathOption) => actionsBaseOf(options?.basePath)
-
-async function csrfToken(root: string): Promise<string> {
-  const response = await fetch(`${root}/csrf`)
-  return ((await response.json()) as { csrfToken: string }).csrfToken
-}
-
-/** POSTs a form with a CSRF token; the server answers `{ url }` instead of redirecting. */
-async function post(root: string, path: string, fields: Record<string, string>) {
-  const body = new URLSearchParams({ ...fields, csrfToken: await csrfToken(root) })
-  const response = await fetch(`${root}${path}`, {
+/**
+ * POSTs a form; the server answers `{ url }` (or `{ error }`) instead of redirecting. No CSRF
+ * token: a same-origin `fetch` POST carries `Origin`, which SvelteKit's origin check and the
+ * `handle` hook both require of form posts, so a token would prove nothing more and cost a
+ * round trip per sign-in.
+ */
+async function post(path: string, fields: Record<string, unknown>, basePath?: string) {
+  // A URLSearchParams body is sent as application/x-www-form-urlencoded.
+  const response = await fetch(actionsBase(basePath) + path, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1" },
-    body,
+    headers: { "x-auth-return-redirect": "1" },
+    body: new URLSearchParams(fields as Record<string, string>),
   })
-  const { url } = (await response.json()) as { url: string }
-  return { response, url }
+  // SvelteKit's own refusal of a cross-site form post is plain text: `json()` throws, with
+  // SvelteKit's message in the error, which is what a developer needs to see.
+  const body: unknown = await response.json()
+  return [response, body as { url?: string; error?: string }] as const
 }
 
-function go(url: string): void {
-  window.location.href = url
+function go(url: string): undefined {
+  location.href = url
   // A hash-only change does not load the page: reload to pick up the new session.
-  if (url.includes("#")) window.location.reload()
+  if (url.includes("#")) location.reload()
 }
 
 /**
@@ -78,46 +78,41 @@ export async function signIn(
   options: SignInOptions = {},
   authorizationParams?: Record<string, string> | string[][] | URLSearchParams | string,
 ): Promise<SignInResult | undefined> {
-  const { redirectTo = window.location.href, redirect = true, basePath, ...fields } = options
-  const root = actionsBase({ basePath })
+  const { redirectTo = location.href, redirect = true, basePath, ...fields } = options
   if (!provider) {
-    go(`${root}/signin?${new URLSearchParams({ callbackUrl: redirectTo })}`)
-    return
+    return go(`${actionsBase(basePath)}/signin?${new URLSearchParams({ callbackUrl: redirectTo })}`)
   }
-  const query = new URLSearchParams(authorizationParams).toString()
-  const form: Record<string, string> = { callbackUrl: redirectTo }
-  for (const [key, value] of Object.entries(fields)) form[key] = String(value)
-  const { response, url } = await post(
-    root,
-    `/signin/${encodeURIComponent(provider)}${query ? `?${query}` : ""}`,
-    form,
+  // Provider ids never contain "/" (the server refuses such a configuration).
+  const [response, { url, error: refused }] = await post(
+    `/signin/${provider}?${new URLSearchParams(authorizationParams)}`,
+    { ...fields, callbackUrl: redirectTo },
+    basePath,
   )
-  const params = new URL(url, window.location.href).searchParams
-  const error = params.get("error")
-  if (redirect) {
-    go(url)
-    return
-  }
+  // The URL is absolute, failures included (`?error=` and `?code=`); a request the server
+  // refused outright (403 CrossSiteRequest, say) has an `error` and no URL.
+  const params = new URL(url ?? "http:").searchParams
+  const error = url ? params.get("error") : (refused ?? null)
+  if (redirect && url) return go(url)
   return {
     ok: response.ok && !error,
     status: response.status,
     error,
     code: params.get("code"),
-    url: error ? null : url,
+    url: error ? null : url!,
   }
 }
 
 /** Signs out, then goes to `redirectTo` unless `redirect: false`. Returns the destination. */
 export async function signOut(options: SignOutOptions = {}): Promise<{ url: string }> {
-  const { redirectTo = window.location.href, redirect = true } = options
-  const { url } = await post(actionsBase(options), "/signout", { callbackUrl: redirectTo })
+  const { redirectTo = location.href, redirect = true, basePath } = options
+  const [, { url = redirectTo }] = await post("/signout", { callbackUrl: redirectTo }, basePath)
   if (redirect) go(url)
   return { url }
 }
 
 /** The current session, or `null`. */
 export async function getSession(options?: BasePathOption): Promise<Session | null> {
-  const response = await fetch(`${actionsBase(options)}/session`)
+  const response = await fetch(`${actionsBase(options?.basePath)}/session`)
   return (await response.json()) as Session | null
 }
 
@@ -129,11 +124,14 @@ export async function updateSession(
   data: unknown,
   options?: BasePathOption,
 ): Promise<Session | null> {
-  const root = actionsBase(options)
+  const root = actionsBase(options?.basePath)
+  // JSON is not a form, so SvelteKit's origin check does not cover it: the double-submit token
+  // of the `csrf` action does.
+  const { csrfToken } = (await (await fetch(`${root}/csrf`)).json()) as { csrfToken: string }
   const response = await fetch(`${root}/session`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ csrfToken: await csrfToken(root), data }),
+    body: JSON.stringify({ csrfToken, data }),
   })
   return response.ok ? ((await response.json()) as Session | null) : null
 }
