@@ -8,8 +8,8 @@
  * CSRF: a POST to the actions is accepted when it is provably same-origin (`Origin` equals the
  * app's origin, or `Sec-Fetch-Site: same-origin`), or when it carries a double-submit token that
  * `Auth` then verifies. A cross-site POST without a token is refused with 403 — even where an
- * app turned SvelteKit's own origin check off. Provider callbacks are the exception: they are
- * checked by state, PKCE and nonce, and credentials callbacks still need their token.
+ * app turned SvelteKit's own origin check off. OAuth callbacks are the exception: state, PKCE
+ * and nonce protect them. Credentials and passkey callbacks follow the rule like any other POST.
  */
 import { building } from "$app/environment"
 import { Auth } from "@latch/core"
