@@ -1,0 +1,149 @@
+// The memory section of bench/http.mjs: the servers' resident memory after boot, after the HTTP
+// rounds, and after each batch of signed-in requests of the memory phase, with a growth check.
+import { ops } from "./common.mjs"
+import { CONNECTIONS, MEMORY, MODES } from "./http-scenarios.mjs"
+
+const MODE_NAMES = { none: "none", floor: "floor", latch: "latch", authjs: "Auth.js" }
+const MiB = 2 ** 20
+const mib = (bytes) => (Number.isFinite(bytes) ? `${(bytes / MiB).toFixed(1)} MiB` : "—")
+
+/** Growth beyond which resident memory is said to grow: this many MiB, or this share of it. */
+const GROWTH_MIB = 2
+const GROWTH_SHARE = 0.02
+
+/** Least-squares slope of `y` over `x`. */
+function slope(points) {
+  const n = points.length
+  const mx = points.reduce((sum, p) => sum + p.x, 0) / n
+  const my = points.reduce((sum, p) => sum + p.y, 0) / n
+  let sxy = 0
+  let sxx = 0
+  for (const { x, y } of points) {
+    sxy += (x - mx) * (y - my)
+    sxx += (x - mx) ** 2
+  }
+  return sxx === 0 ? 0 : sxy / sxx
+}
+
+/**
+ * Whether a server's memory still grows at the end: the slope of RSS over requests served,
+ * fitted to the last half of the batches (at least 3), times the requests of that half; growing
+ * when that exceeds `GROWTH_MIB` MiB or `GROWTH_SHARE` of the mean RSS of that half.
+ */
+function growthOf(samples) {
+  const tail = samples.slice(-Math.max(3, Math.ceil(samples.length / 2)))
+  const perRequest = slope(tail.map((s) => ({ x: s.requests, y: s.rss })))
+  const span = tail.at(-1).requests - tail[0].requests
+  const growth = perRequest * span
+  const mean = tail.reduce((sum, s) => sum + s.rss, 0) / tail.length
+  const limit = Math.max(GROWTH_MIB * MiB, GROWTH_SHARE * mean)
+  return { batches: tail.length, span, growth, perRequest, limit, grows: growth > limit }
+}
+
+export function reportMemory({ samples, requests, seconds, rss, servedInRounds, served }) {
+  const rows = MODES.map((mode) => {
+    const batches = samples[mode]
+    const growth = batches && batches.length >= 3 ? growthOf(batches) : undefined
+    return {
+      mode,
+      boot: rss.boot[mode],
+      afterRounds: rss.rounds[mode].at(-1),
+      first: batches?.[0]?.rss,
+      last: batches?.at(-1)?.rss,
+      max: batches ? Math.max(...batches.map((s) => s.rss)) : undefined,
+      requests: requests[mode],
+      batches: batches?.length ?? 0,
+      servedInRounds: servedInRounds[mode],
+      served: served[mode],
+      growth,
+    }
+  })
+  const latch = rows.find((row) => row.mode === "latch")
+  const reached = latch.requests >= MEMORY.requests
+  const latchVerdict = latch.growth
+    ? latch.growth.grows
+      ? "missed"
+      : reached
+        ? "met"
+        : `met over ${ops(latch.requests)} requests only`
+    : "not measured"
+  const growthText = (growth) =>
+    growth
+      ? `${growth.growth >= 0 ? "+" : "−"}${(Math.abs(growth.growth) / MiB).toFixed(1)} MiB over the last ${growth.batches} batches (${ops(growth.span)} requests)`
+      : "—"
+
+  console.table(
+    Object.fromEntries(
+      rows.map((row) => [
+        row.mode,
+        {
+          boot: mib(row.boot),
+          "after rounds": mib(row.afterRounds),
+          first: mib(row.first),
+          last: mib(row.last),
+          max: mib(row.max),
+          "memory-phase requests": row.batches ? ops(row.requests) : "—",
+          "fitted growth, last half": growthText(row.growth),
+          grows: row.growth ? String(row.growth.grows) : "—",
+        },
+      ]),
+    ),
+  )
+  const summary =
+    `Memory: the latch server's RSS went ${mib(latch.first)} → ${mib(latch.last)} over ` +
+    `${ops(latch.requests)} requests with the session (${latch.batches} batches; ${ops(latch.served)} ` +
+    `with the session since it started); fitted growth over the last batches ${growthText(latch.growth)}: ` +
+    `no growth ${latchVerdict}`
+  console.log(summary)
+
+  const table = rows
+    .map(
+      (row) =>
+        `| ${MODE_NAMES[row.mode]} | ${mib(row.boot)} | ${mib(row.afterRounds)} (${ops(row.servedInRounds)}) | ` +
+        (row.batches
+          ? `${mib(row.first)} | ${mib(row.last)} | ${mib(row.max)} | ${ops(row.requests)} | ${growthText(row.growth)} | ${row.growth.grows ? "grows" : "no growth"} |`
+          : "— | — | — | — | — | — |"),
+    )
+    .join("\n")
+
+  const goals = [
+    {
+      area: "Memory",
+      label: `resident memory of the latch server after ${ops(MEMORY.requests)} requests with a session`,
+      goal: "no growth across rounds",
+      value: `${mib(latch.first)} → ${mib(latch.last)}, fitted ${growthText(latch.growth)}`,
+      verdict: latchVerdict,
+    },
+  ]
+
+  const markdown = `## Memory
+
+**The latch server's resident memory went ${mib(latch.first)} → ${mib(latch.last)} over the
+${latch.batches} batches of the memory phase (${ops(latch.requests)} requests with the session),
+and ${latch.growth?.grows ? "still grows" : "does not grow"} at the end: ${growthText(latch.growth)}
+(fitted)** — goal "no growth across rounds": ${latchVerdict}.
+
+What is measured (\`bench/http.mjs\`, after the HTTP rounds, on the same servers): the resident
+set size (\`VmRSS\` of \`/proc/<pid>/status\`) of each server process, after it booted, after the HTTP
+rounds, and after each batch of the memory phase. A batch is ${MEMORY.seconds} s of load from the
+same generator (${CONNECTIONS} connections) on one server, each connection asking for
+${MEMORY.paths.map((path) => `\`${path}\``).join(" and ")} in turn with that server's session cookie
+(every answer must be a 200). The batches rotate over the servers that read sessions (${MEMORY.modes.map((m) => MODE_NAMES[m]).join(", ")}),
+round after round, until the latch server has served at least ${ops(MEMORY.requests)} of these
+requests (${MEMORY.minRounds} rounds at least, ${MEMORY.maxRounds} at most); the others get the same
+time, and serve as many requests as they can in it. No garbage collection is forced: this is the
+memory a server keeps while it works. Growth is judged on the last half of the batches (at least
+3): the least-squares slope of RSS over the requests served, times the requests of that half; it
+counts as growth above ${GROWTH_MIB} MiB or ${GROWTH_SHARE * 100}% of the RSS, whichever is larger.
+
+| Server | RSS after boot | After the HTTP rounds (requests with a session so far) | Memory phase: first batch | Last batch | Max | Requests in the memory phase | Fitted growth, last half | |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
+${table}
+
+All four servers run the same build, with both libraries loaded whatever the mode; the none
+server takes no part in the memory phase (it has no session to read). The memory phase took
+${seconds.toFixed(0)} s.
+`
+
+  return { markdown, summary, goals }
+}
