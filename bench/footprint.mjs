@@ -136,42 +136,41 @@ function inventory(nodeModules) {
   const seen = new Set()
   let bytes = 0
   let blocks = 0
-  // Adds up the files under `dir`; returns the apparent bytes of those new to `seen`.
-  function walk(dir, owner) {
+  // Counts a file once; returns its apparent size if it is new, 0 if counted already.
+  function count(file) {
+    const stat = lstatSync(file)
+    const key = `${stat.dev}:${stat.ino}`
+    if (seen.has(key)) return 0
+    seen.add(key)
+    bytes += stat.size
+    blocks += stat.blocks * 512
+    return stat.size
+  }
+  // Adds up the files under `dir` (a nested node_modules is scanned as such, not added up);
+  // returns the apparent bytes of those new.
+  function walk(dir) {
     let own = 0
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name)
-      if (entry.isDirectory()) {
-        if (entry.name === "node_modules") scan(full)
-        else own += walk(full, owner)
-        continue
-      }
-      const stat = lstatSync(full)
-      const key = `${stat.dev}:${stat.ino}`
-      if (seen.has(key)) continue
-      seen.add(key)
-      bytes += stat.size
-      blocks += stat.blocks * 512
-      own += stat.size
+      if (!entry.isDirectory()) own += count(full)
+      else if (entry.name === "node_modules") scan(full)
+      else own += walk(full)
     }
     return own
   }
-  // A node_modules directory: each child is a package, or a scope of packages.
+  // A node_modules directory: each child is a package, a scope of packages, or npm's own files
+  // (`.bin`, `.package-lock.json`), which are counted but belong to no package.
   function scan(dir) {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name)
-      if (!entry.isDirectory()) {
-        walk(dir, undefined) // loose files (e.g. .package-lock.json): counted, owned by none
-        continue
-      }
-      if (entry.name.startsWith("@")) {
-        for (const scoped of readdirSync(full, { withFileTypes: true }))
+      if (!entry.isDirectory()) count(full)
+      else if (entry.name.startsWith(".")) walk(full)
+      else if (!entry.name.startsWith("@")) addPackage(full)
+      else
+        for (const scoped of readdirSync(full, { withFileTypes: true })) {
           if (scoped.isDirectory()) addPackage(path.join(full, scoped.name))
-      } else if (entry.name === ".bin") {
-        walk(full, undefined)
-      } else {
-        addPackage(full)
-      }
+          else count(path.join(full, scoped.name))
+        }
     }
   }
   function addPackage(dir) {
@@ -179,14 +178,13 @@ function inventory(nodeModules) {
     try {
       manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"))
     } catch {
-      walk(dir, undefined)
+      walk(dir) // not a package: counted, owned by none
       return
     }
-    const own = walk(dir, dir)
     packages.set(path.relative(nodeModules, dir), {
       name: manifest.name,
       version: manifest.version,
-      bytes: own,
+      bytes: walk(dir),
     })
   }
   scan(nodeModules)
@@ -272,6 +270,7 @@ function importOnce(dir, specifier) {
 
 const MB = 1e6
 const mb = (bytes) => `${(bytes / MB).toFixed(2)} MB`
+const kb = (bytes) => (bytes >= MB ? mb(bytes) : `${Math.round(bytes / 1000)} kB`)
 
 export async function runFootprint() {
   const started = performance.now()
@@ -422,7 +421,7 @@ Node does not. In the installed copy, the benchmark adds \`.js\` to those relati
     added[library].packages
       .map(
         (p) =>
-          `\`${p.name}@${p.version}\`${p.where.includes("/node_modules/") ? " (nested)" : ""} ${mb(p.bytes)}`,
+          `\`${p.name}@${p.version}\`${p.where.includes("/node_modules/") ? " (nested)" : ""} ${kb(p.bytes)}`,
       )
       .join(", ")
   const importRows = pairs

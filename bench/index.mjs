@@ -70,8 +70,9 @@ ${quickNote}
 ${host.cpu}, ${host.cores} cores, ${host.memory} memory; Node ${process.version}; @latch/* ${versionOf("@latch/core")},
 @auth/sveltekit ${versionOf("@auth/sveltekit")} (@auth/core ${versionOf("@auth/core")}), @sveltejs/kit ${versionOf("@sveltejs/kit")}; ${date}. Every
 figure compares candidates measured in the same run, in interleaved rounds, as the median of
-per-round ratios; absolute numbers are context for this machine only. The machine was shared with
-other work during the run (see the load averages below), which widens the intervals.
+per-round ratios; absolute numbers are context for this machine only. Over the HTTP rounds the
+1-minute load average went ${http.http.load1.map((v) => v.toFixed(1)).join(" → ")}, about 2 of it the benchmark's own (the servers and the load
+generator): more than that is other work on the machine, which widens the intervals.
 
 ## Goals
 

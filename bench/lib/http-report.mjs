@@ -297,7 +297,7 @@ equivalent servers land in this run.
     .filter((c) => c.chart)
     .map((c) => ({ label: c.chart, ...c.rate, goal: c.goal, verdict: c.goal && goalOf(c, "rate") }))
 
-  return { markdown, summary, goals, chart, seconds, buildSeconds }
+  return { markdown, summary, goals, chart, seconds, buildSeconds, load1 }
 }
 
 export function reportSignIn(results) {

@@ -1,6 +1,6 @@
 // The memory section of bench/http.mjs: the servers' resident memory after boot, after the HTTP
 // rounds, and after each batch of signed-in requests of the memory phase, with a growth check.
-import { ops } from "./common.mjs"
+import { median, ops } from "./common.mjs"
 import { CONNECTIONS, MEMORY, MODES } from "./http-scenarios.mjs"
 
 const MODE_NAMES = { none: "none", floor: "floor", latch: "latch", authjs: "Auth.js" }
@@ -11,24 +11,23 @@ const mib = (bytes) => (Number.isFinite(bytes) ? `${(bytes / MiB).toFixed(1)} Mi
 const GROWTH_MIB = 2
 const GROWTH_SHARE = 0.02
 
-/** Least-squares slope of `y` over `x`. */
+/**
+ * The Theil–Sen slope of `y` over `x`: the median of the slopes between every two points. A
+ * garbage collection that drops RSS in one batch moves it much less than a least-squares fit.
+ */
 function slope(points) {
-  const n = points.length
-  const mx = points.reduce((sum, p) => sum + p.x, 0) / n
-  const my = points.reduce((sum, p) => sum + p.y, 0) / n
-  let sxy = 0
-  let sxx = 0
-  for (const { x, y } of points) {
-    sxy += (x - mx) * (y - my)
-    sxx += (x - mx) ** 2
-  }
-  return sxx === 0 ? 0 : sxy / sxx
+  const slopes = []
+  for (let i = 0; i < points.length; i++)
+    for (let j = i + 1; j < points.length; j++)
+      if (points[j].x !== points[i].x)
+        slopes.push((points[j].y - points[i].y) / (points[j].x - points[i].x))
+  return slopes.length ? median(slopes) : 0
 }
 
 /**
  * Whether a server's memory still grows at the end: the slope of RSS over requests served,
- * fitted to the last half of the batches (at least 3), times the requests of that half; growing
- * when that exceeds `GROWTH_MIB` MiB or `GROWTH_SHARE` of the mean RSS of that half.
+ * fitted (Theil–Sen) to the last half of the batches (at least 3), times the requests of that
+ * half; growing when that exceeds `GROWTH_MIB` MiB or `GROWTH_SHARE` of the mean RSS of that half.
  */
 function growthOf(samples) {
   const tail = samples.slice(-Math.max(3, Math.ceil(samples.length / 2)))
@@ -133,8 +132,9 @@ round after round, until the latch server has served at least ${ops(MEMORY.reque
 requests (${MEMORY.minRounds} rounds at least, ${MEMORY.maxRounds} at most); the others get the same
 time, and serve as many requests as they can in it. No garbage collection is forced: this is the
 memory a server keeps while it works. Growth is judged on the last half of the batches (at least
-3): the least-squares slope of RSS over the requests served, times the requests of that half; it
-counts as growth above ${GROWTH_MIB} MiB or ${GROWTH_SHARE * 100}% of the RSS, whichever is larger.
+3): the Theil–Sen slope of RSS over the requests served (the median of the slopes between every
+two batches, which a garbage collection in one batch barely moves), times the requests of that
+half; it counts as growth above ${GROWTH_MIB} MiB or ${GROWTH_SHARE * 100}% of the RSS, whichever is larger.
 
 | Server | RSS after boot | After the HTTP rounds (requests with a session so far) | Memory phase: first batch | Last batch | Max | Requests in the memory phase | Fitted growth, last half | |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
