@@ -81,6 +81,21 @@ const ms = performance.now() - start
 process.stdout.write(JSON.stringify({ ms }))
 `
 
+/**
+ * Counting the modules an import loads, in a separate process (loader hooks slow every import
+ * down, so the timed processes run without them): a load hook appends each module's URL to the
+ * file named by `LATCH_BENCH_MODULES`.
+ */
+const COUNT_HOOKS = `import { appendFileSync } from "node:fs"
+export async function load(url, context, nextLoad) {
+  appendFileSync(process.env.LATCH_BENCH_MODULES, url + "\\n")
+  return nextLoad(url, context)
+}
+`
+const COUNT_REGISTER = `import { register } from "node:module"
+register("./count-hooks.mjs", import.meta.url)
+`
+
 function fail(message) {
   throw new BenchError(message)
 }
@@ -255,6 +270,34 @@ function addStubs(dir) {
     )
   }
   writeFileSync(path.join(dir, "import-time.mjs"), IMPORT_SCRIPT)
+  writeFileSync(path.join(dir, "count-hooks.mjs"), COUNT_HOOKS)
+  writeFileSync(path.join(dir, "count-register.mjs"), COUNT_REGISTER)
+}
+
+/**
+ * The modules `import(specifier)` loads from node_modules (the stand-ins of SvelteKit's modules
+ * aside), counted per package: `{ total, byPackage: { name: count } }`.
+ */
+function modulesOf(dir, specifier) {
+  const list = path.join(dir, `modules-${specifier.replace(/[^a-z]/g, "-")}.txt`)
+  writeFileSync(list, "")
+  const result = spawnSync(
+    process.execPath,
+    ["--import", "./count-register.mjs", "import-time.mjs", specifier],
+    { cwd: dir, encoding: "utf8", env: { ...cleanEnv(), LATCH_BENCH_MODULES: list } },
+  )
+  if (result.status !== 0) fail(`counting the modules of ${specifier} failed:\n${result.stderr}`)
+  const byPackage = {}
+  for (const url of readFileSync(list, "utf8").split("\n")) {
+    const at = url.lastIndexOf("/node_modules/")
+    if (!url.startsWith("file:") || at < 0) continue
+    const parts = url.slice(at + "/node_modules/".length).split("/")
+    const name = parts[0].startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]
+    if (name in SVELTEKIT_STUBS) continue
+    byPackage[name] = (byPackage[name] ?? 0) + 1
+  }
+  const total = Object.values(byPackage).reduce((sum, n) => sum + n, 0)
+  return { total, byPackage }
 }
 
 /** One fresh `node import-time.mjs specifier` in `dir`: the milliseconds of the import. */
@@ -322,7 +365,10 @@ export async function runFootprint() {
         times: [],
       })),
     )
-    for (const candidate of candidates) importOnce(candidate.dir, candidate.specifier)
+    for (const candidate of candidates) {
+      importOnce(candidate.dir, candidate.specifier)
+      candidate.modules = modulesOf(candidate.dir, candidate.specifier)
+    }
     for (let round = 0; round < IMPORT_ROUNDS; round++) {
       for (let i = 0; i < candidates.length; i++) {
         const candidate = candidates[(round + i) % candidates.length]
@@ -382,6 +428,7 @@ Node does not. In the installed copy, the benchmark adds \`.js\` to those relati
         {
           "median ms": median(c.times).toFixed(1),
           "min–max": `${Math.min(...c.times).toFixed(1)}–${Math.max(...c.times).toFixed(1)}`,
+          modules: c.modules.total,
         },
       ]),
     ),
@@ -430,6 +477,15 @@ Node does not. In the installed copy, the benchmark adds \`.js\` to those relati
         `| \`${p.ours}\` vs \`${p.theirs}\` | ${p.oursMs.toFixed(1)} ms | ${p.theirsMs.toFixed(1)} ms | **${ratio(p.median)}** | ${ratio(p.low)}–${ratio(p.high)} | ≤ ${IMPORT_GOAL}: ${p.verdict} |`,
     )
     .join("\n")
+  const moduleRows = candidates
+    .map(
+      (c) =>
+        `| \`${c.specifier}\` | ${c.modules.total} | ${Object.entries(c.modules.byPackage)
+          .sort((a, b) => b[1] - a[1])
+          .map(([name, count]) => `${name} ${count}`)
+          .join(", ")} |`,
+    )
+    .join("\n")
 
   const markdown = `## What the server installs and loads
 
@@ -469,6 +525,15 @@ ${fixedText}
 | Import | Latch | Auth.js | Latch ÷ Auth.js (median) | 95% CI | Goal |
 | --- | ---: | ---: | ---: | ---: | --- |
 ${importRows}
+
+What each import loads — the modules from \`node_modules\` (the stand-ins aside), counted by a load
+hook in one more process per package, apart from the timed ones (hooks slow imports down). Most
+of an import's time is Node resolving, reading, compiling and linking modules, so it follows
+their number:
+
+| Import | Modules | By package |
+| --- | ---: | --- |
+${moduleRows}
 
 This part took ${seconds.toFixed(0)} s, npm's downloads included.
 `
