@@ -260,7 +260,7 @@ export async function runHttp() {
         fail(`the ${server.mode} server logged an error:\n${server.output()}`)
     }
 
-    const http = reportHttp(results, { seconds, buildSeconds, load1 })
+    const http = reportHttp(results, { seconds, buildSeconds, load1, cookies })
     const signIns = reportSignIn(results)
     const memoryReport = reportMemory({ ...memory, rss, servedInRounds, served })
     return {

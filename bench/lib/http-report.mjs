@@ -107,7 +107,14 @@ function metricsOf(results) {
   return withCpu ? ["rate", "perCpu"] : ["rate"]
 }
 
-export function reportHttp(results, { seconds, buildSeconds, load1 }) {
+/** The names of the cookies of a `Cookie` header, as Markdown code. */
+const names = (header) =>
+  header
+    .split("; ")
+    .map((pair) => `\`${pair.split("=", 1)[0]}\``)
+    .join(", ")
+
+export function reportHttp(results, { seconds, buildSeconds, load1, cookies }) {
   const metrics = metricsOf(results)
   const withCpu = metrics.includes("perCpu")
   const summaries = Object.fromEntries(metrics.map((m) => [m, summarize(results, m)]))
@@ -259,15 +266,18 @@ build\` (adapter-node), started as four processes that differ only in \`BENCH_MO
 \`/protected\` calls \`locals.auth()\` three times per request (once in its \`+layout.server.ts\`,
 twice in its \`+page.server.ts\`), shows the user's name, and redirects with 303 to \`/signin\`
 without a session; \`/\` never calls it. Each library's session cookie comes from signing in
-through its own server (\`GET /auth/csrf\`, then a form-encoded \`POST
-/auth/callback/credentials\` with the cookies): \`${COOKIE_NAMES.latch}\` from the latch server,
-\`${COOKIE_NAMES.authjs}\` from the Auth.js server; the floor server reads Latch's cookie, since it
-derives the same key. Before loading, the runner checks once per server that every scenario
-answers its status, that \`/protected\` and \`GET /auth/session\` with the cookie show the user,
-and which cookies the answers set: none, except that Auth.js sets its session cookie again on
-every read of the session (a freshly encrypted JWT with a new expiry, one \`Set-Cookie\` per
-response); Latch does not re-issue the session before \`updateAge\`. Auth.js's \`locals.auth()\`
-is not memoized: the three calls of \`/protected\` are three reads. The **none** server has no
+through its own server as its browser client does: Latch's with \`GET /auth/csrf\`, then a
+form-encoded \`POST /auth/callback/credentials\` with the token and the cookies; Auth.js's with the
+POST alone (its csrf action answers 404 under SvelteKit: see _Signing in_). The requests then
+carry every cookie the sign-in left (Latch: ${names(cookies.latch)}; Auth.js:
+${names(cookies.authjs)}), as a browser's would; the floor
+server reads Latch's cookie, since it derives the same key. Before loading, the runner checks
+once per server that every scenario answers its status, that \`/protected\` and \`GET
+/auth/session\` with the cookie show the user, and which cookies the answers set: none, except
+that Auth.js sets its session cookie again on every read of the session (a freshly encrypted JWT
+with a new expiry, one \`Set-Cookie\` per response) and its callback-url cookie for a visitor
+without one; Latch does not re-issue the session before \`updateAge\`. Auth.js's
+\`locals.auth()\` is not memoized: the three calls of \`/protected\` are three reads. The **none** server has no
 session to read: its \`/protected\` answers the cookie with the 303, so ratios to none on the
 signed-in page compare a rendered page with a redirect, and are context only. Latch above its
 floor is no paradox: it decrypts the cookie for less than \`jose.jwtDecrypt\` does (see _Reading a
