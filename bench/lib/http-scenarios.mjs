@@ -13,7 +13,7 @@ export const MEMORY = {
   seconds: 3, // per batch and server
   requests: QUICK ? 20_000 : 100_000, // requests with the session the latch server must have served
   minRounds: QUICK ? 3 : 8,
-  maxRounds: QUICK ? 10 : 40,
+  maxRounds: QUICK ? 10 : 30,
   modes: ["floor", "latch", "authjs"],
   paths: ["/protected", "/auth/session"],
 }

@@ -1,6 +1,6 @@
 // The memory section of bench/http.mjs: the servers' resident memory after boot, after the HTTP
 // rounds, and after each batch of signed-in requests of the memory phase, with a growth check.
-import { median, ops } from "./common.mjs"
+import { median, ops, verdict } from "./common.mjs"
 import { CONNECTIONS, MEMORY, MODES } from "./http-scenarios.mjs"
 
 const MODE_NAMES = { none: "none", floor: "floor", latch: "latch", authjs: "Auth.js" }
@@ -12,32 +12,50 @@ const GROWTH_MIB = 2
 const GROWTH_SHARE = 0.02
 
 /**
- * The Theil–Sen slope of `y` over `x`: the median of the slopes between every two points. A
- * garbage collection that drops RSS in one batch moves it much less than a least-squares fit.
+ * The Theil–Sen slope of `y` over `x` — the median of the slopes between every two points, which
+ * a garbage collection dropping RSS in one batch barely moves — and its distribution-free 95%
+ * confidence interval (Sen, 1968: order statistics of those slopes, from the variance of
+ * Kendall's statistic).
  */
-function slope(points) {
+function theilSen(points) {
   const slopes = []
   for (let i = 0; i < points.length; i++)
     for (let j = i + 1; j < points.length; j++)
       if (points[j].x !== points[i].x)
         slopes.push((points[j].y - points[i].y) / (points[j].x - points[i].x))
-  return slopes.length ? median(slopes) : 0
+  slopes.sort((a, b) => a - b)
+  const n = points.length
+  const count = slopes.length
+  const c = 1.96 * Math.sqrt((n * (n - 1) * (2 * n + 5)) / 18)
+  const lower = Math.max(0, Math.floor((count - c) / 2) - 1)
+  const upper = Math.min(count - 1, Math.ceil((count + c) / 2))
+  return { slope: median(slopes), low: slopes[lower], high: slopes[upper] }
 }
 
 /**
- * Whether a server's memory still grows at the end: the slope of RSS over requests served,
- * fitted (Theil–Sen) to the last half of the batches (at least 3), times the requests of that
- * half; growing when that exceeds `GROWTH_MIB` MiB or `GROWTH_SHARE` of the mean RSS of that half.
+ * How much a server's memory still grows at the end: the Theil–Sen slope of RSS over the
+ * requests served, fitted to the last half of the batches (at least 3), times the requests of
+ * that half, with its 95% interval. The goal "no growth": at most `GROWTH_MIB` MiB or
+ * `GROWTH_SHARE` of the mean RSS of that half, whichever is larger; settled when the whole
+ * interval is on one side of it.
  */
 function growthOf(samples) {
   const tail = samples.slice(-Math.max(3, Math.ceil(samples.length / 2)))
-  const perRequest = slope(tail.map((s) => ({ x: s.requests, y: s.rss })))
+  const fit = theilSen(tail.map((s) => ({ x: s.requests, y: s.rss })))
   const span = tail.at(-1).requests - tail[0].requests
-  const growth = perRequest * span
   const mean = tail.reduce((sum, s) => sum + s.rss, 0) / tail.length
   const limit = Math.max(GROWTH_MIB * MiB, GROWTH_SHARE * mean)
-  return { batches: tail.length, span, growth, perRequest, limit, grows: growth > limit }
+  const growth = { median: fit.slope * span, low: fit.low * span, high: fit.high * span }
+  return {
+    batches: tail.length,
+    span,
+    ...growth,
+    limit,
+    verdict: verdict(growth, limit, { atMost: true }),
+  }
 }
+
+const signed = (bytes) => `${bytes >= 0 ? "+" : "−"}${(Math.abs(bytes) / MiB).toFixed(1)}`
 
 export function reportMemory({ samples, requests, seconds, rss, servedInRounds, served }) {
   const rows = MODES.map((mode) => {
@@ -59,17 +77,16 @@ export function reportMemory({ samples, requests, seconds, rss, servedInRounds, 
   })
   const latch = rows.find((row) => row.mode === "latch")
   const reached = latch.requests >= MEMORY.requests
-  const latchVerdict = latch.growth
-    ? latch.growth.grows
-      ? "missed"
-      : reached
-        ? "met"
-        : `met over ${ops(latch.requests)} requests only`
-    : "not measured"
+  const latchVerdict = !latch.growth
+    ? "not measured"
+    : reached
+      ? latch.growth.verdict
+      : `${latch.growth.verdict}, over ${ops(latch.requests)} requests only`
   const growthText = (growth) =>
     growth
-      ? `${growth.growth >= 0 ? "+" : "−"}${(Math.abs(growth.growth) / MiB).toFixed(1)} MiB over the last ${growth.batches} batches (${ops(growth.span)} requests)`
+      ? `${signed(growth.median)} MiB (95% CI ${signed(growth.low)} to ${signed(growth.high)}) over the last ${growth.batches} batches (${ops(growth.span)} requests)`
       : "—"
+  const limitText = (growth) => `at most ${(growth.limit / MiB).toFixed(1)} MiB`
 
   console.table(
     Object.fromEntries(
@@ -83,7 +100,7 @@ export function reportMemory({ samples, requests, seconds, rss, servedInRounds, 
           max: mib(row.max),
           "memory-phase requests": row.batches ? ops(row.requests) : "—",
           "fitted growth, last half": growthText(row.growth),
-          grows: row.growth ? String(row.growth.grows) : "—",
+          "no growth": row.growth ? `${row.growth.verdict} (${limitText(row.growth)})` : "—",
         },
       ]),
     ),
@@ -91,8 +108,8 @@ export function reportMemory({ samples, requests, seconds, rss, servedInRounds, 
   const summary =
     `Memory: the latch server's RSS went ${mib(latch.first)} → ${mib(latch.last)} over ` +
     `${ops(latch.requests)} requests with the session (${latch.batches} batches; ${ops(latch.served)} ` +
-    `with the session since it started); fitted growth over the last batches ${growthText(latch.growth)}: ` +
-    `no growth ${latchVerdict}`
+    `with the session since it started); fitted growth ${growthText(latch.growth)}: ` +
+    `no growth (${latch.growth ? limitText(latch.growth) : "—"}) ${latchVerdict}`
   console.log(summary)
 
   const table = rows
@@ -100,7 +117,7 @@ export function reportMemory({ samples, requests, seconds, rss, servedInRounds, 
       (row) =>
         `| ${MODE_NAMES[row.mode]} | ${mib(row.boot)} | ${mib(row.afterRounds)} (${ops(row.servedInRounds)}) | ` +
         (row.batches
-          ? `${mib(row.first)} | ${mib(row.last)} | ${mib(row.max)} | ${ops(row.requests)} | ${growthText(row.growth)} | ${row.growth.grows ? "grows" : "no growth"} |`
+          ? `${mib(row.first)} | ${mib(row.last)} | ${mib(row.max)} | ${ops(row.requests)} | ${growthText(row.growth)} | ${limitText(row.growth)}: ${row.growth.verdict} |`
           : "— | — | — | — | — | — |"),
     )
     .join("\n")
@@ -109,8 +126,8 @@ export function reportMemory({ samples, requests, seconds, rss, servedInRounds, 
     {
       area: "Memory",
       label: `resident memory of the latch server after ${ops(MEMORY.requests)} requests with a session`,
-      goal: "no growth across rounds",
-      value: `${mib(latch.first)} → ${mib(latch.last)}, fitted ${growthText(latch.growth)}`,
+      goal: `no growth across rounds (${latch.growth ? limitText(latch.growth) : "—"} over the last half)`,
+      value: `${mib(latch.first)} → ${mib(latch.last)}; fitted ${growthText(latch.growth)}`,
       verdict: latchVerdict,
     },
   ]
@@ -118,9 +135,9 @@ export function reportMemory({ samples, requests, seconds, rss, servedInRounds, 
   const markdown = `## Memory
 
 **The latch server's resident memory went ${mib(latch.first)} → ${mib(latch.last)} over the
-${latch.batches} batches of the memory phase (${ops(latch.requests)} requests with the session),
-and ${latch.growth?.grows ? "still grows" : "does not grow"} at the end: ${growthText(latch.growth)}
-(fitted)** — goal "no growth across rounds": ${latchVerdict}.
+${latch.batches} batches of the memory phase (${ops(latch.requests)} requests with the session);
+fitted, it changed by ${growthText(latch.growth)}** — goal "no growth across rounds"
+(${latch.growth ? limitText(latch.growth) : "—"}): ${latchVerdict}.
 
 What is measured (\`bench/http.mjs\`, after the HTTP rounds, on the same servers): the resident
 set size (\`VmRSS\` of \`/proc/<pid>/status\`) of each server process, after it booted, after the HTTP
@@ -134,9 +151,14 @@ time, and serve as many requests as they can in it. No garbage collection is for
 memory a server keeps while it works. Growth is judged on the last half of the batches (at least
 3): the Theil–Sen slope of RSS over the requests served (the median of the slopes between every
 two batches, which a garbage collection in one batch barely moves), times the requests of that
-half; it counts as growth above ${GROWTH_MIB} MiB or ${GROWTH_SHARE * 100}% of the RSS, whichever is larger.
+half, with the slope's distribution-free 95% confidence interval. "No growth" allows at most
+${GROWTH_MIB} MiB or ${GROWTH_SHARE * 100}% of the RSS, whichever is larger, over that half (over 50,000
+requests, 2 MiB is about 40 bytes kept per request); like the ratios, the verdict is settled
+(**met**, **missed**) when the interval is on one side of it, _within noise_ otherwise. RSS
+moves with the garbage collector's heap sizing and with the memory pressure of other processes,
+so on a busy machine the interval is wide.
 
-| Server | RSS after boot | After the HTTP rounds (requests with a session so far) | Memory phase: first batch | Last batch | Max | Requests in the memory phase | Fitted growth, last half | |
+| Server | RSS after boot | After the HTTP rounds (requests with a session so far) | Memory phase: first batch | Last batch | Max | Requests in the memory phase | Fitted growth, last half | No growth |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
 ${table}
 
