@@ -146,6 +146,7 @@ async function memoryRounds(load, servers, cookies, served) {
     for (let i = 0; i < MEMORY.modes.length; i++) {
       const mode = MEMORY.modes[(round + i) % MEMORY.modes.length]
       const server = servers[mode]
+      const batchStart = performance.now()
       const result = await load({
         url: server.origin,
         paths: MEMORY.paths,
@@ -160,7 +161,9 @@ async function memoryRounds(load, servers, cookies, served) {
         )
       requests[mode] += result.requests
       served[mode] += result.requests
-      samples[mode].push({ requests: requests[mode], rss: rssBytes(server.child.pid) })
+      // The live heap: what the last full garbage collection of the batch left, if one ran.
+      const heap = server.fullGcs.filter((gc) => gc.at >= batchStart).at(-1)?.heap
+      samples[mode].push({ requests: requests[mode], rss: rssBytes(server.child.pid), heap })
     }
     const line = MEMORY.modes.map(
       (mode) =>

@@ -80,9 +80,15 @@ function track(child) {
   return child
 }
 
+/** A line of `--trace-gc`: `[pid:0x…]  1234 ms: Mark-Compact 73.1 (96.9) -> 15.4 (96.9) MB, …`. */
+const GC_LINE = /^\[\d+:0x[0-9a-f]+\]\s+\d+ ms: /
+const FULL_GC = /ms: (Mark-Compact|Mark-sweep)\b[^\d]*[\d.]+ \([\d.]+\) -> ([\d.]+) \(/
+
 /**
- * Starts `node bench/app/build/index.js` in `mode`; resolves once it answers `/`, with the
- * server's `origin`, its process, and the last 4,000 characters it printed (`output()`).
+ * Starts `node --trace-gc bench/app/build/index.js` in `mode`; resolves once it answers `/`, with
+ * the server's `origin`, its process, the last 4,000 characters it printed other than garbage
+ * collections (`output()`), and `fullGcs`: the time and the heap left (bytes) after each full
+ * garbage collection (mark-compact), which only live objects survive.
  */
 export async function startServer(mode) {
   const port = await freePort()
@@ -92,7 +98,7 @@ export async function startServer(mode) {
   delete env.NODE_OPTIONS
   delete env.NODE_COMPILE_CACHE
   const child = track(
-    spawn(...node(PINNED?.[0], [SERVER]), {
+    spawn(...node(PINNED?.[0], ["--trace-gc", SERVER]), {
       env: {
         ...env,
         NODE_ENV: "production",
@@ -106,9 +112,19 @@ export async function startServer(mode) {
     }),
   )
   let output = ""
-  const collect = (chunk) => (output = (output + chunk).slice(-4000))
-  child.stdout.on("data", collect)
-  child.stderr.on("data", collect)
+  const fullGcs = []
+  const keep = (text) => (output = (output + text).slice(-4000))
+  let partial = ""
+  child.stdout.on("data", (chunk) => {
+    const lines = (partial + chunk).split("\n")
+    partial = lines.pop()
+    for (const line of lines) {
+      if (!GC_LINE.test(line)) keep(`${line}\n`)
+      const full = FULL_GC.exec(line)
+      if (full) fullGcs.push({ at: performance.now(), heap: Number(full[2]) * 2 ** 20 })
+    }
+  })
+  child.stderr.on("data", keep)
 
   const deadline = Date.now() + 20_000
   for (;;) {
@@ -124,7 +140,7 @@ export async function startServer(mode) {
     if (Date.now() > deadline) fail(`the ${mode} server did not answer within 20 s:\n${output}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  return { mode, origin, child, output: () => output }
+  return { mode, origin, child, fullGcs, output: () => output }
 }
 
 export async function stop(child) {
