@@ -89,6 +89,11 @@ const COMPARISONS = [
     of: ["authjs", "none"],
   },
   {
+    label: "floor/none, `/protected` without cookie (what any hook that runs per request costs)",
+    scenario: "anonymous",
+    of: ["floor", "none"],
+  },
+  {
     label: "floor/none, `/` without cookie (noise gauge: neither reads anything)",
     scenario: "public",
     of: ["floor", "none"],
@@ -300,7 +305,9 @@ The absolute figures are context for this machine only (the servers and the load
 its ${os.cpus().length} cores; the 1-minute load average went ${loadText} over the rounds, about 2
 of it the benchmark's own); the ratios are what carries over. \`floor/none\` on \`/\` measures
 nothing but noise — neither server reads the session there — and shows how far apart two
-equivalent servers land in this run.
+equivalent servers land in this run. \`floor/none\` on \`/protected\` without cookie compares the
+hand-written hook, whose three \`locals.auth()\` find no cookie, with \`async () => null\`: what
+a hook doing anything per request costs there, beside Latch's own figure.
 `
 
   const chart = comparisons

@@ -122,7 +122,7 @@ export function reportMemory({ samples, requests, seconds, rss, servedInRounds, 
   const table = rows
     .map((row) => {
       const head = `| ${MODE_NAMES[row.mode]} | ${mib(row.boot)} | ${mib(row.afterRounds)} (${ops(row.servedInRounds)}) |`
-      if (!row.batches.length) return `${head} — | — | — | — | — | — |`
+      if (!row.batches.length) return `${head} — | — | — | — | — |`
       const cell = (growth) =>
         growth ? `${firstLast(growth)}; ${growthText(growth)}: ${growth.verdict}` : "—"
       return `${head} ${ops(row.requests)} | ${mib(row.max)} | ${cell(row.rssGrowth)} | ${cell(row.heapGrowth)} (${row.heapGrowth?.points ?? 0} batches) | ${limitText(row.rssGrowth)} |`
