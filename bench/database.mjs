@@ -14,6 +14,7 @@ import {
   isMain,
   median,
   ops,
+  QUICK,
   ratio,
   ratios,
   runAsScript,
@@ -22,9 +23,9 @@ import { startPostgres } from "./lib/postgres.mjs"
 import { COOKIE_NAME, ORIGIN, signIn } from "./lib/sign-in.mjs"
 
 const SECRET = "latch-bench-secret-that-is-long-enough-0123456789"
-const WARMUP_MS = 1000 // per candidate, spread over interleaved passes
-const BATCH_MS = 200 // target duration of one candidate's batch in a round
-const ROUNDS = 15 // odd, so each median is one measured round
+const WARMUP_MS = QUICK ? 500 : 1000 // per candidate, spread over interleaved passes
+const BATCH_MS = QUICK ? 100 : 200 // target duration of one candidate's batch in a round
+const ROUNDS = QUICK ? 5 : 15 // odd, so each median is one measured round
 const POOL_SIZE = 4 // pg.Pool `max`; the reads are sequential, so one connection is in use
 
 /** The user the credentials provider signs in, seeded with `adapter.createUser` for the

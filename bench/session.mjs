@@ -5,12 +5,21 @@
 import { Auth, getSession } from "@latch/core"
 import Credentials from "@latch/core/providers/credentials"
 import { jwtDecrypt } from "jose"
-import { BenchError, interleave, isMain, median, ops, ratio, runAsScript } from "./lib/common.mjs"
+import {
+  BenchError,
+  interleave,
+  isMain,
+  median,
+  ops,
+  QUICK,
+  ratio,
+  runAsScript,
+} from "./lib/common.mjs"
 import { COOKIE_NAME, ORIGIN, signIn } from "./lib/sign-in.mjs"
 
-const WARMUP_MS = 1500 // per candidate, spread over interleaved passes
-const BATCH_MS = 250 // target duration of one candidate's batch in a round
-const ROUNDS = 15 // odd, so each median is one measured round
+const WARMUP_MS = QUICK ? 600 : 1500 // per candidate, spread over interleaved passes
+const BATCH_MS = QUICK ? 100 : 250 // target duration of one candidate's batch in a round
+const ROUNDS = QUICK ? 5 : 15 // odd, so each median is one measured round
 
 const config = {
   secret: "latch-bench-secret-that-is-long-enough-0123456789",

@@ -1,65 +1,144 @@
-// Static cost: the minified + gzipped size of what `@latch/sveltekit` adds to a browser bundle —
-// the client helpers and the components — bundled the way an app's bundler would (SvelteKit's
-// `$app/*` modules and the Svelte runtime stay external: every SvelteKit app has them anyway).
+// Static cost in the browser: the minified + gzipped size of what `@latch/sveltekit` and
+// `@auth/sveltekit` add to a browser bundle — the client helpers and the components — each
+// bundled the same way, as an app's bundler would (SvelteKit's `$app/*` modules and the Svelte
+// runtime stay external: every SvelteKit app has them anyway).
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
 import { build } from "esbuild"
 import { compile } from "svelte/compiler"
-import { isMain } from "./lib/common.mjs"
+import { benchDir, isMain, runAsScript } from "./lib/common.mjs"
 
-const dist = new URL("../packages/sveltekit/dist/", import.meta.url)
+const LIBRARIES = [
+  { id: "latch", name: "Latch", package: "@latch/sveltekit" },
+  { id: "authjs", name: "Auth.js", package: "@auth/sveltekit" },
+]
 
-async function minified(entry, plugins = []) {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    minify: true,
-    format: "esm",
-    platform: "browser",
-    write: false,
-    external: ["$app/*", "svelte", "svelte/*"],
-    plugins,
-  })
-  return result.outputFiles[0].contents
-}
+/** What is bundled, per library: `source` is the entry module, importing from the package. */
+const ENTRIES = [
+  {
+    id: "signInOut",
+    label: "client entry, `signIn` and `signOut` (what both export)",
+    source: (pkg) => `export { signIn, signOut } from "${pkg}/client"`,
+  },
+  {
+    id: "client",
+    label: "client entry, everything it exports",
+    source: (pkg) => `export * from "${pkg}/client"`,
+  },
+  {
+    id: "components",
+    label: "components (`SignIn`, `SignOut`, compiled for the browser)",
+    source: (pkg) => `export { SignIn, SignOut } from "${pkg}/components"`,
+  },
+]
 
-/** Compiles `.svelte` files for the browser, as vite-plugin-svelte does for an app. */
+/** Compiles `.svelte` files for the browser (styles injected), as vite-plugin-svelte does. */
 const sveltePlugin = {
   name: "svelte",
   setup(build) {
     build.onLoad({ filter: /\.svelte$/ }, ({ path }) => ({
-      contents: compile(readFileSync(path, "utf8"), { generate: "client", filename: path }).js.code,
+      contents: compile(readFileSync(path, "utf8"), {
+        generate: "client",
+        css: "injected",
+        filename: path,
+      }).js.code,
       loader: "js",
     }))
   },
 }
 
-export async function runSize() {
-  const measure = (bytes) => ({
-    minified: bytes.length,
-    gzip: gzipSync(bytes, { level: 9 }).length,
+/** Bundles `source` (resolved from bench/, where both packages are installed), minified. */
+async function minified(source) {
+  const result = await build({
+    stdin: { contents: source, resolveDir: fileURLToPath(benchDir), loader: "js" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    conditions: ["svelte", "browser"],
+    write: false,
+    external: ["$app/*", "svelte", "svelte/*"],
+    plugins: [sveltePlugin],
+    logLevel: "silent",
   })
-  const client = measure(await minified(fileURLToPath(new URL("client.js", dist))))
-  const components = measure(
-    await minified(fileURLToPath(new URL("components/index.js", dist)), [sveltePlugin]),
+  return result.outputFiles[0].contents
+}
+
+const measure = (bytes) => ({ minified: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length })
+
+export async function runSize() {
+  const sizes = {}
+  for (const entry of ENTRIES) {
+    sizes[entry.id] = {}
+    for (const library of LIBRARIES)
+      sizes[entry.id][library.id] = measure(await minified(entry.source(library.package)))
+  }
+  const { signInOut, client, components } = sizes
+  const verdict = (id) => (sizes[id].latch.gzip < sizes[id].authjs.gzip ? "met" : "missed")
+
+  console.table(
+    Object.fromEntries(
+      ENTRIES.map((entry) => [
+        entry.id,
+        Object.fromEntries(
+          LIBRARIES.flatMap((library) => [
+            [`${library.id} min`, sizes[entry.id][library.id].minified],
+            [`${library.id} gzip`, sizes[entry.id][library.id].gzip],
+          ]),
+        ),
+      ]),
+    ),
   )
-  const summary = `the client entry (\`signIn\`, \`signOut\`, \`getSession\`, \`updateSession\`) is ${client.gzip} B minified + gzipped (goal: under 1 KB)`
+  const summary =
+    `Browser: \`signIn\` + \`signOut\` ${signInOut.latch.gzip} B minified + gzipped with Latch, ` +
+    `${signInOut.authjs.gzip} B with Auth.js (goal: smaller, ${verdict("signInOut")}); the whole ` +
+    `client entry ${client.latch.gzip} B and ${client.authjs.gzip} B; the components ` +
+    `${components.latch.gzip} B and ${components.authjs.gzip} B`
+  console.log(summary)
+
+  const goals = [
+    {
+      area: "Static",
+      label: "client entry (`signIn`, `signOut`), minified + gzipped",
+      goal: "smaller than Auth.js's",
+      value: `${signInOut.latch.gzip} B vs ${signInOut.authjs.gzip} B`,
+      verdict: verdict("signInOut"),
+      note: `the whole entry, with \`getSession\` and \`updateSession\` that Auth.js's lacks: ${client.latch.gzip} B`,
+    },
+    {
+      area: "Static",
+      label: "components (`SignIn`, `SignOut`), minified + gzipped",
+      goal: "smaller than Auth.js's",
+      value: `${components.latch.gzip} B vs ${components.authjs.gzip} B`,
+      verdict: verdict("components"),
+    },
+  ]
+
+  const rows = ENTRIES.map(
+    (entry) =>
+      `| ${entry.label} | ${LIBRARIES.map((l) => `${sizes[entry.id][l.id].minified} B | **${sizes[entry.id][l.id].gzip} B**`).join(" | ")} | ${(sizes[entry.id].latch.gzip / sizes[entry.id].authjs.gzip).toFixed(2)} |`,
+  ).join("\n")
+
   const markdown = `## What the browser downloads
 
-Bundled with esbuild (\`minify\`, ESM, SvelteKit's \`$app/*\` modules and the Svelte runtime
-external, as every SvelteKit app ships them anyway), then gzip level 9.
+**\`signIn\` and \`signOut\` cost ${signInOut.latch.gzip} B minified + gzipped with Latch, ${signInOut.authjs.gzip} B
+with Auth.js; the components ${components.latch.gzip} B and ${components.authjs.gzip} B.**
 
-| Entry | Minified | Minified + gzip |
-| --- | ---: | ---: |
-| \`@latch/sveltekit/client\` | ${client.minified} B | **${client.gzip} B** |
-| \`@latch/sveltekit/components\` (\`SignIn\`, \`SignOut\`, compiled for the browser) | ${components.minified} B | **${components.gzip} B** |
+What is measured (\`bench/size.mjs\`): for each library, a one-line entry module importing from
+the installed package — \`export { signIn, signOut } from "…/client"\`, \`export * from
+"…/client"\`, \`export { SignIn, SignOut } from "…/components"\` — bundled with esbuild the same
+way (\`minify\`, ESM, the \`svelte\` and \`browser\` export conditions, SvelteKit's \`$app/*\`
+modules and the Svelte runtime external, as every SvelteKit app ships them anyway; \`.svelte\`
+files compiled for the browser by the Svelte compiler with their styles injected), then gzip
+level 9. Latch's client entry also exports \`getSession\` and \`updateSession\`, which Auth.js's
+has no counterpart of; the first row bundles only what both export.
+
+| Entry | Latch minified | Latch gzip | Auth.js minified | Auth.js gzip | Latch ÷ Auth.js (gzip) |
+| --- | ---: | ---: | ---: | ---: | ---: |
+${rows}
 `
-  return { client, components, summary, markdown }
+  return { sizes, summary, markdown, goals }
 }
 
-if (isMain(import.meta.url)) {
-  const { client, components } = await runSize()
-  console.log(`client: ${client.minified} B minified, ${client.gzip} B gzip`)
-  console.log(`components: ${components.minified} B minified, ${components.gzip} B gzip`)
-}
+if (isMain(import.meta.url)) runAsScript(runSize)

@@ -3,6 +3,12 @@ import { readFileSync } from "node:fs"
 import os from "node:os"
 import { pathToFileURL } from "node:url"
 
+/**
+ * `BENCH_QUICK=1`: fewer and shorter rounds everywhere, for trying the benchmarks out; the figures
+ * are then indicative only, and README.md says so.
+ */
+export const QUICK = process.env.BENCH_QUICK === "1"
+
 /** The bench package's directory, as a URL ending in "/". */
 export const benchDir = new URL("../", import.meta.url)
 
@@ -46,6 +52,17 @@ export function ratios(a, b) {
     max: Math.max(...values),
     ...medianInterval(values),
   }
+}
+
+/**
+ * Whether a ratio `{ median, low, high }` meets a goal "at least `goal`" (or "at most `goal`"
+ * with `atMost`): by its median, and whether the median's interval settles it (entirely on one
+ * side of the goal) or the run was too noisy to tell.
+ */
+export function verdict({ median, low, high }, goal, { atMost = false } = {}) {
+  const meets = (value) => (atMost ? value <= goal : value >= goal)
+  if (meets(median)) return meets(atMost ? high : low) ? "met" : "met within noise"
+  return meets(atMost ? low : high) ? "missed within noise" : "missed"
 }
 
 /** A rate, rounded, with thousands separators. */

@@ -1,18 +1,22 @@
 /**
- * One build, three servers: `BENCH_MODE` (read once, at startup) picks how `locals.auth()` works.
+ * One build, four servers: `BENCH_MODE` (read once, at startup) picks how `locals.auth()` works.
  *
  * - `none`: no auth at all; `locals.auth()` resolves to `null`.
  * - `floor`: the least a hand-written hook can do with jose: `locals.auth()` memoized per
- *   request, one `jose.jwtDecrypt` of the `latch.session-token` cookie with a key derived once.
- * - `latch`: `SvelteKitAuth(…).handle`, which also answers `/auth/*`.
+ *   request, one `jose.jwtDecrypt` of the `latch.session-token` cookie with a key derived once;
+ *   `GET /auth/session` answers that session as JSON.
+ * - `latch`: `SvelteKitAuth(…).handle` of `@latch/sveltekit`, which also answers `/auth/*`.
+ * - `authjs`: `SvelteKitAuth(…).handle` of `@auth/sveltekit`, configured the same way.
  */
 import { building } from "$app/environment"
+import { SvelteKitAuth as AuthJs } from "@auth/sveltekit"
+import AuthJsCredentials from "@auth/sveltekit/providers/credentials"
 import { SvelteKitAuth, type Session } from "@latch/sveltekit"
 import Credentials from "@latch/sveltekit/providers/credentials"
 import type { Handle, ServerInit } from "@sveltejs/kit"
 import { jwtDecrypt } from "jose"
 
-const MODES = ["none", "floor", "latch"] as const
+const MODES = ["none", "floor", "latch", "authjs"] as const
 type Mode = (typeof MODES)[number]
 
 // `vite build` loads this module too (to analyse the app): no mode is needed then.
@@ -69,24 +73,30 @@ async function readFloor(token: string | undefined): Promise<Session | null> {
   }
 }
 
-const floor: Handle = ({ event, resolve }) => {
+const floor: Handle = async ({ event, resolve }) => {
   let session: Promise<Session | null> | undefined
   event.locals.auth = () => (session ??= readFloor(event.cookies.get(COOKIE_NAME)))
+  if (event.url.pathname === "/auth/session" && event.request.method === "GET") {
+    return Response.json(await event.locals.auth())
+  }
   return resolve(event)
 }
 
-// --- latch ------------------------------------------------------------------------------------
+// --- latch and authjs: the same configuration -------------------------------------------------
 
-const latch = (): Handle =>
-  SvelteKitAuth({
-    providers: [
-      Credentials({
-        credentials: { username: {}, password: {} },
-        authorize: ({ username }) =>
-          username === "alice" ? { id: "1", name: "Alice", email: "alice@example.com" } : null,
-      }),
-    ],
-  }).handle
+const credentials = {
+  credentials: { username: {}, password: {} },
+  authorize: ({ username }: Partial<Record<string, unknown>>) =>
+    username === "alice" ? { id: "1", name: "Alice", email: "alice@example.com" } : null,
+}
+
+// Both read AUTH_SECRET from the environment and default to JWT sessions (no adapter).
+const latch = (): Handle => SvelteKitAuth({ providers: [Credentials(credentials)] }).handle
+
+// `trustHost`: @latch/sveltekit turns it on by default; @auth/sveltekit only in development, so
+// a production build must say so (or set AUTH_TRUST_HOST).
+const authjs = (): Handle =>
+  AuthJs({ trustHost: true, providers: [AuthJsCredentials(credentials)] }).handle
 
 // --- The hooks --------------------------------------------------------------------------------
 
@@ -97,4 +107,5 @@ export const init: ServerInit = async () => {
   key = await deriveKey(secret)
 }
 
-export const handle: Handle = mode === "latch" ? latch() : mode === "floor" ? floor : none
+const handles: Record<Mode, () => Handle> = { none: () => none, floor: () => floor, latch, authjs }
+export const handle: Handle = handles[mode]()
