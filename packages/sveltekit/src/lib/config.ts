@@ -50,6 +50,11 @@ function prepare(user: AuthConfig, url: URL): PreparedConfig {
   return { config, rawConfig: { ...config, raw }, authBase: config.basePath!, oauthCallbacks }
 }
 
+/** The configuration object's prepared form, if a request prepared it already. */
+export function preparedFor(config: AuthConfig): PreparedConfig | undefined {
+  return prepared.get(config)
+}
+
 /** The prepared configuration for a request: computed once per configuration object. */
 export async function configFor(
   input: SvelteKitAuthConfigInput,

@@ -14,7 +14,7 @@
 import { building } from "$app/environment"
 import { Auth } from "@latch/core"
 import type { RequestEvent } from "@sveltejs/kit"
-import { configFor } from "./config.js"
+import { configFor, preparedFor, type PreparedConfig } from "./config.js"
 import { createLocalsAuth } from "./locals.js"
 import type { Handle, SvelteKitAuthConfigInput } from "./types.js"
 
@@ -70,26 +70,38 @@ export function clientAddressOf(event: RequestEvent): string | undefined {
 }
 
 export function createHandle(input: SvelteKitAuthConfigInput): Handle {
-  return async ({ event, resolve }) => {
+  /** Answers the actions; gives every other request its lazy `locals.auth()`. */
+  const route = (
+    { config, authBase, oauthCallbacks }: PreparedConfig,
+    event: RequestEvent,
+    resolve: (event: RequestEvent) => Response | Promise<Response>,
+  ): Response | Promise<Response> => {
+    if (!isUnder(event.url.pathname, authBase)) {
+      event.locals.auth = createLocalsAuth(event, config)
+      return resolve(event)
+    }
+    // An OAuth server may post its response from its own origin (`response_mode=form_post`,
+    // e.g. Apple): state, PKCE and nonce protect those callbacks instead.
+    const isOAuthCallback = oauthCallbacks.has(event.url.pathname)
+    const clientAddress = clientAddressOf(event)
+    if (event.request.method !== "POST" || isOAuthCallback) {
+      return Auth(event.request, config, { clientAddress })
+    }
+    if (isSameOrigin(event))
+      return Auth(event.request, config, { csrfVerified: true, clientAddress })
+    return carriesCSRFToken(event.request).then((carries) =>
+      carries ? Auth(event.request, config, { clientAddress }) : crossSite(),
+    )
+  }
+  return ({ event, resolve }) => {
     if (building) {
       event.locals.auth = async () => null
       return resolve(event)
     }
-    const { config, authBase, oauthCallbacks } = await configFor(input, event)
-    if (isUnder(event.url.pathname, authBase)) {
-      // An OAuth server may post its response from its own origin (`response_mode=form_post`,
-      // e.g. Apple): state, PKCE and nonce protect those callbacks instead.
-      const isOAuthCallback = oauthCallbacks.has(event.url.pathname)
-      const clientAddress = clientAddressOf(event)
-      if (event.request.method === "POST" && !isOAuthCallback) {
-        if (isSameOrigin(event)) {
-          return Auth(event.request, config, { csrfVerified: true, clientAddress })
-        }
-        if (!(await carriesCSRFToken(event.request))) return crossSite()
-      }
-      return Auth(event.request, config, { clientAddress })
-    }
-    event.locals.auth = createLocalsAuth(event, config)
-    return resolve(event)
+    // A configuration object prepared on an earlier request: no await, no promise of our own,
+    // so a page that never calls locals.auth() pays a lookup and a path comparison.
+    const ready = typeof input === "function" ? undefined : preparedFor(input)
+    if (ready) return route(ready, event, resolve)
+    return configFor(input, event).then((prepared) => route(prepared, event, resolve))
   }
 }

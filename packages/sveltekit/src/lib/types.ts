@@ -22,7 +22,7 @@ export type SvelteKitAuthConfigInput =
 export type Handle = (input: {
   event: RequestEvent
   resolve: (event: RequestEvent, options?: never) => Response | Promise<Response>
-}) => Promise<Response>
+}) => Response | Promise<Response>
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- SvelteKit declares App as a namespace
