@@ -265,6 +265,43 @@ describe("webauthn-options", () => {
     }
   })
 
+  it("asks the provider's getUserInfo who the visitor is, with the request", async () => {
+    const seen: string[] = []
+    const { browser } = setup({
+      getUserInfo: async (_options, request) => {
+        const handle = request.query.handle ?? null
+        seen.push(`${request.url.pathname} ${handle}`)
+        if (handle === "alice") return { user: { email: ALICE.email }, exists: true }
+        if (handle === "newcomer") return { user: { email: "newcomer@example.com" }, exists: false }
+        return null
+      },
+    })
+    const known = await options(browser, { handle: "alice" })
+    expect(known.body.action).toBe("authenticate")
+    const newcomer = await options(browser, { handle: "newcomer" })
+    expect(newcomer.body.action).toBe("register")
+    expect(newcomer.body.options.user.name).toBe("newcomer@example.com")
+    // The default lookup by `email` is replaced: an unknown address no longer means sign-up.
+    expect((await options(browser, { email: "new@example.com" })).body.action).toBe("authenticate")
+    const path = "/auth/webauthn-options/passkey"
+    expect(seen).toEqual([`${path} alice`, `${path} newcomer`, `${path} null`])
+  })
+
+  it("with getUserInfo answering null, only a signed-in user can add a passkey (no sign-up from a claimed address)", async () => {
+    const { browser, adapter } = setup({ getUserInfo: () => null })
+    const anonymous = await options(browser, { email: "victim@example.com", action: "register" })
+    expect(anonymous.response.status).toBe(400)
+    expect(setCookies(anonymous.response).has(CHALLENGE_COOKIE)).toBe(false)
+    expect((await options(browser, { email: "victim@example.com" })).body.action).toBe(
+      "authenticate",
+    )
+    expect(await adapter.getUserByEmail!("victim@example.com")).toBeNull()
+    await signInAsAlice(browser)
+    const signedIn = await options(browser, { action: "register" })
+    expect(signedIn.body.action).toBe("register")
+    expect(signedIn.body.options.user.name).toBe(ALICE.email)
+  })
+
   it("uses the configured relying party", async () => {
     const { browser } = setup({
       relyingParty: { id: "example.com", name: "Example", origin: "https://app.example.com" },
