@@ -6,6 +6,8 @@
 // token), then signs out. Everything it made is removed at the end, pass or fail.
 //
 //   node scripts/pack-check.mjs              SvelteKit 2 on this Node.js
+//   node scripts/pack-check.mjs --kit floor  the lowest versions @latch/sveltekit's peer ranges
+//                                            allow (SvelteKit 2.26.0, Svelte 5.0.0)
 //   node scripts/pack-check.mjs --kit 3 --node 22
 //                                            SvelteKit 3 on Node.js 22 (installed from the npm
 //                                            registry's `node` package when this is not 22)
@@ -38,11 +40,34 @@ const { values } = parseArgs({
   },
 })
 const kit = values.kit
-if (kit !== "2" && kit !== "3") throw new Error(`--kit must be 2 or 3, not ${kit}`)
+if (!["2", "floor", "3"].includes(kit)) throw new Error(`--kit must be 2, floor or 3, not ${kit}`)
+/** The SvelteKit major the app is laid out for. */
+const major = kit === "3" ? "3" : "2"
 
 const workspaceKit = JSON.parse(
   readFileSync(join(root, "packages/sveltekit/package.json"), "utf8"),
 ).devDependencies
+
+/**
+ * The lowest @sveltejs/kit and svelte that @latch/sveltekit's peer ranges allow, exactly; the
+ * tools around them (Vite, vite-plugin-svelte, adapter-node, svelte-check) at the ranges the
+ * workspace develops against, which those versions accept.
+ */
+function floorDependencies() {
+  const peers = JSON.parse(
+    readFileSync(join(root, "packages/sveltekit/package.json"), "utf8"),
+  ).peerDependencies
+  const lowest = (range) => /^\^?(\d+\.\d+\.\d+)/.exec(range)?.[1]
+  return {
+    "@sveltejs/adapter-node": workspaceKit["@sveltejs/adapter-node"],
+    "@sveltejs/kit": lowest(peers["@sveltejs/kit"]),
+    "@sveltejs/vite-plugin-svelte": workspaceKit["@sveltejs/vite-plugin-svelte"],
+    svelte: lowest(peers.svelte),
+    "svelte-check": workspaceKit["svelte-check"],
+    typescript: workspaceKit.typescript,
+    vite: workspaceKit.vite,
+  }
+}
 
 /**
  * What the app installs from the registry. SvelteKit 2: the ranges the workspace develops
@@ -50,25 +75,27 @@ const workspaceKit = JSON.parse(
  * TypeScript 6) and adapter-node 6, its first major for SvelteKit 3.
  */
 const registryDependencies =
-  kit === "2"
-    ? {
-        "@sveltejs/adapter-node": workspaceKit["@sveltejs/adapter-node"],
-        "@sveltejs/kit": workspaceKit["@sveltejs/kit"],
-        "@sveltejs/vite-plugin-svelte": workspaceKit["@sveltejs/vite-plugin-svelte"],
-        svelte: workspaceKit.svelte,
-        "svelte-check": workspaceKit["svelte-check"],
-        typescript: workspaceKit.typescript,
-        vite: workspaceKit.vite,
-      }
-    : {
-        "@sveltejs/adapter-node": "^6.0.0",
-        "@sveltejs/kit": "^3.0.0",
-        "@sveltejs/vite-plugin-svelte": "^7.0.0",
-        svelte: "^5.57.1",
-        "svelte-check": "^4.3.0",
-        typescript: "^6.0.0",
-        vite: "^8.0.12",
-      }
+  kit === "floor"
+    ? floorDependencies()
+    : kit === "2"
+      ? {
+          "@sveltejs/adapter-node": workspaceKit["@sveltejs/adapter-node"],
+          "@sveltejs/kit": workspaceKit["@sveltejs/kit"],
+          "@sveltejs/vite-plugin-svelte": workspaceKit["@sveltejs/vite-plugin-svelte"],
+          svelte: workspaceKit.svelte,
+          "svelte-check": workspaceKit["svelte-check"],
+          typescript: workspaceKit.typescript,
+          vite: workspaceKit.vite,
+        }
+      : {
+          "@sveltejs/adapter-node": "^6.0.0",
+          "@sveltejs/kit": "^3.0.0",
+          "@sveltejs/vite-plugin-svelte": "^7.0.0",
+          svelte: "^5.57.1",
+          "svelte-check": "^4.3.0",
+          typescript: "^6.0.0",
+          vite: "^8.0.12",
+        }
 
 const USER = { username: "alice", password: "wonderland", name: "Alice Liddell" }
 /** The app lives under `paths.base`, which Latch's hook, form actions and components honour. */
@@ -98,7 +125,7 @@ function appFiles(tarballs, origin) {
     ),
     // `svelte-kit sync` writes the base tsconfig: SvelteKit 3 into node_modules/$app.
     "tsconfig.json": JSON.stringify(
-      kit === "2"
+      major === "2"
         ? {
             extends: "./.svelte-kit/tsconfig.json",
             compilerOptions: { strict: true, skipLibCheck: true, moduleResolution: "bundler" },
@@ -223,7 +250,7 @@ export const load: ServerLoad = async ({ locals, url }) => {
 <SignOut />
 `,
   }
-  if (kit === "2") {
+  if (major === "2") {
     files["svelte.config.js"] = `import adapter from "@sveltejs/adapter-node"
 
 export default { kit: { adapter: adapter(), paths: { base: "${BASE}" } } }
@@ -422,12 +449,19 @@ async function main() {
     mkdirSync(dirname(join(app, file)), { recursive: true })
     writeFileSync(join(app, file), content)
   }
-  step(`installing a SvelteKit ${kit} app in ${app} with npm (Node.js ${nodeVersion})`)
+  const which =
+    kit === "floor" ? "SvelteKit 2 app at the floor of the peer ranges" : `SvelteKit ${kit} app`
+  step(`installing a ${which} in ${app} with npm (Node.js ${nodeVersion})`)
   await npmInstall(app, node)
-  const installed = JSON.parse(
-    readFileSync(join(app, "node_modules/@sveltejs/kit/package.json"), "utf8"),
-  ).version
-  assert.equal(installed.split(".")[0], kit, `@sveltejs/kit ${installed} installed`)
+  const version = (name) =>
+    JSON.parse(readFileSync(join(app, "node_modules", name, "package.json"), "utf8")).version
+  const installed = version("@sveltejs/kit")
+  assert.equal(installed.split(".")[0], major, `@sveltejs/kit ${installed} installed`)
+  if (kit === "floor") {
+    for (const name of ["@sveltejs/kit", "svelte"]) {
+      assert.equal(version(name), registryDependencies[name], `${name} at the floor of its range`)
+    }
+  }
 
   step("`npx @latch/core secret` for the app's AUTH_SECRET")
   const secretLine = (
@@ -477,7 +511,7 @@ async function main() {
   }
   const seconds = Math.round((Date.now() - started) / 1000)
   console.log(
-    `✓ a SvelteKit ${installed} app on Node.js ${nodeVersion} installs the packed packages and signs in (${seconds} s)`,
+    `✓ a SvelteKit ${installed} app (Svelte ${version("svelte")}) on Node.js ${nodeVersion} installs the packed packages and signs in (${seconds} s)`,
   )
 }
 

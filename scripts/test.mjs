@@ -2,8 +2,9 @@
 // builds, then runs every check and test suite: lint, types, the published packages' manifests
 // and types (publint, attw), unit and integration tests of each package (the adapter's against
 // PGlite and a throwaway PostgreSQL cluster), the packed packages installed with npm in fresh
-// SvelteKit 2 and 3 apps outside the workspace (SvelteKit 3 on Node.js 22, with
-// @latch/sveltekit's tests run against it too), and the end-to-end tests in a real Chromium.
+// SvelteKit apps outside the workspace (SvelteKit 2; SvelteKit 2.26.0 with Svelte 5.14.3, the
+// lowest the peer ranges allow; SvelteKit 3 on Node.js 22, with @latch/sveltekit's tests run
+// against it too), and the end-to-end tests in a real Chromium.
 import { existsSync, readdirSync } from "node:fs"
 import { has, install, run } from "./lib.mjs"
 
@@ -48,6 +49,7 @@ run("pnpm", [
   "test",
 ])
 run(process.execPath, ["scripts/pack-check.mjs"])
+run(process.execPath, ["scripts/pack-check.mjs", "--kit", "floor"])
 run(process.execPath, ["scripts/kit3-check.mjs"])
 run("pnpm", ["--filter", "latch-e2e", "run", "test"])
 console.log("\n✓ all checks and tests passed")
