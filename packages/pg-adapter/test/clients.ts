@@ -1,7 +1,8 @@
 /** The two clients the flow tests run on: an in-memory PGlite, and a `pg.Pool` on a real server. */
 import { PGlite } from "@electric-sql/pglite"
 import pg from "pg"
-import type { Queryable } from "../src/index.js"
+import { afterAll, beforeAll, beforeEach } from "vitest"
+import { migrate, type Queryable } from "../src/index.js"
 import { startPostgres, type PostgresServer } from "./postgres-server.js"
 
 export interface Database {
@@ -36,3 +37,24 @@ export const clients: { name: string; open: () => Promise<Database> }[] = [
     },
   },
 ]
+
+/**
+ * A migrated database for the enclosing `describe`: opened once, emptied before each test,
+ * closed at the end. Returns a getter, since the hooks run after the callback returns.
+ */
+export function useEmptyDatabase(open: () => Promise<Database>): () => Database {
+  let db: Database | undefined
+  beforeAll(async () => {
+    db = await open()
+    await migrate(db.client)
+  })
+  afterAll(async () => {
+    await db?.close()
+  })
+  beforeEach(async () => {
+    await db!.client.query(
+      "truncate users, accounts, sessions, verification_tokens, authenticators, counters cascade",
+    )
+  })
+  return () => db!
+}

@@ -4,12 +4,12 @@
  * and rate limits that hold across two app instances sharing the database.
  */
 import { startMailbox, type Mailbox, type ReceivedMail } from "latch-mailbox"
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import Nodemailer from "../../core/src/providers/nodemailer.js"
 import type { EmailUserConfig } from "../../core/src/providers/email.js"
 import { Browser, ORIGIN, testConfig } from "../../core/test/helpers/request.js"
-import { migrate, PostgresAdapter } from "../src/index.js"
-import { clients, type Database } from "./clients.js"
+import { PostgresAdapter } from "../src/index.js"
+import { clients, useEmptyDatabase } from "./clients.js"
 
 let mailbox: Mailbox
 beforeAll(async () => {
@@ -26,25 +26,12 @@ function linkIn(mail: ReceivedMail): string {
 }
 
 describe.each(clients)("email sign-in on $name", ({ open }) => {
-  let db: Database
-
-  beforeAll(async () => {
-    db = await open()
-    await migrate(db.client)
-  })
-  afterAll(async () => {
-    await db?.close()
-  })
-  beforeEach(async () => {
-    await db.client.query(
-      "truncate users, accounts, sessions, verification_tokens, authenticators, counters cascade",
-    )
-  })
+  const db = useEmptyDatabase(open)
 
   /** One app instance: its own adapter object and configuration, on the shared database. */
   function instance(email: EmailUserConfig = {}) {
     const config = testConfig({
-      adapter: PostgresAdapter(db.client),
+      adapter: PostgresAdapter(db().client),
       providers: [
         Nodemailer({
           server: { host: "127.0.0.1", port: mailbox.port, secure: false, ignoreTLS: true },
@@ -71,7 +58,7 @@ describe.each(clients)("email sign-in on $name", ({ open }) => {
     const link = linkIn(await mailbox.nextFor(address))
     const token = new URL(link, ORIGIN).searchParams.get("token")!
 
-    const { rows: stored } = await db.client.query(
+    const { rows: stored } = await db().client.query(
       "select identifier, token from verification_tokens",
     )
     expect(stored).toEqual([
@@ -82,15 +69,15 @@ describe.each(clients)("email sign-in on $name", ({ open }) => {
     const response = await browser.fetch(link)
     expect(response.headers.get("location")).toBe(`${ORIGIN}/`)
     expect((await browser.session())?.user?.email).toBe(address)
-    const { rows: users } = await db.client.query("select email, email_verified from users")
+    const { rows: users } = await db().client.query("select email, email_verified from users")
     expect(users).toEqual([{ email: address, email_verified: expect.any(Date) }])
-    const { rows: accounts } = await db.client.query(
+    const { rows: accounts } = await db().client.query(
       "select type, provider, provider_account_id from accounts",
     )
     expect(accounts).toEqual([
       { type: "email", provider: "nodemailer", provider_account_id: address },
     ])
-    const { rows: left } = await db.client.query(
+    const { rows: left } = await db().client.query(
       "select count(*)::int as n from verification_tokens",
     )
     expect(left).toEqual([{ n: 0 }])
@@ -111,7 +98,7 @@ describe.each(clients)("email sign-in on $name", ({ open }) => {
     await mailbox.nextFor(address)
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(mailbox.to(address)).toHaveLength(2)
-    const { rows } = await db.client.query("select key, count from counters")
+    const { rows } = await db().client.query("select key, count from counters")
     expect(rows).toEqual([
       { key: expect.stringMatching(/^email:address:nodemailer:[0-9a-f]{64}$/), count: 4 },
     ])

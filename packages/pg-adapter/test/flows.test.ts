@@ -6,7 +6,7 @@
  * `listSessions` and `revokeSessions` come from the same sources here, so that one copy of core
  * drives the flows (the adapter only imports core's types).
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { listSessions, revokeSessions } from "../../core/src/index.js"
 import type { AuthConfig } from "../../core/src/types.js"
 import {
@@ -17,8 +17,8 @@ import {
   type OP,
 } from "../../core/test/helpers/oidc-provider.js"
 import { ALICE, Browser, ORIGIN, testConfig } from "../../core/test/helpers/request.js"
-import { migrate, PostgresAdapter } from "../src/index.js"
-import { clients, type Database } from "./clients.js"
+import { PostgresAdapter } from "../src/index.js"
+import { clients, useEmptyDatabase } from "./clients.js"
 
 const SESSION = "latch.session-token"
 const DAY = 24 * 60 * 60
@@ -42,26 +42,14 @@ afterEach(() => {
 })
 
 describe.each(clients)("database sessions through Auth on $name", ({ open }) => {
-  let db: Database
+  const db = useEmptyDatabase(open)
   let adapter: ReturnType<typeof PostgresAdapter>
-
-  beforeAll(async () => {
-    db = await open()
-    await migrate(db.client)
-    adapter = PostgresAdapter(db.client)
-  })
-  afterAll(async () => {
-    await db?.close()
-  })
-
-  beforeEach(async () => {
-    await db.client.query(
-      "truncate users, accounts, sessions, verification_tokens, authenticators cascade",
-    )
+  beforeAll(() => {
+    adapter = PostgresAdapter(db().client)
   })
 
   async function sessionRows(): Promise<SessionRow[]> {
-    const { rows } = await db.client.query(
+    const { rows } = await db().client.query(
       "select session_token, user_id, expires from sessions order by expires, session_token",
     )
     return rows as SessionRow[]
@@ -339,7 +327,7 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
       const first = await signInWithOP(browser)
       expect(first.headers.get("location")).toBe(`${ORIGIN}/home`)
 
-      const { rows: users } = await db.client.query("select * from users")
+      const { rows: users } = await db().client.query("select * from users")
       expect(users).toEqual([
         {
           id: expect.any(String),
@@ -351,7 +339,7 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
       ])
       const userId = (users[0] as { id: string }).id
 
-      const { rows: accounts } = await db.client.query("select * from accounts")
+      const { rows: accounts } = await db().client.query("select * from accounts")
       expect(accounts).toHaveLength(1)
       expect(accounts[0]).toMatchObject({
         user_id: userId,
@@ -381,8 +369,8 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
       const other = new Browser(config)
       const second = await signInWithOP(other)
       expect(second.headers.get("location")).toBe(`${ORIGIN}/home`)
-      expect((await db.client.query("select id from users")).rows).toEqual([{ id: userId }])
-      expect((await db.client.query("select count(*)::int as n from accounts")).rows).toEqual([
+      expect((await db().client.query("select id from users")).rows).toEqual([{ id: userId }])
+      expect((await db().client.query("select count(*)::int as n from accounts")).rows).toEqual([
         { n: 1 },
       ])
       const sessions = await sessionRows()
@@ -416,7 +404,7 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
       const row = await onlySessionRow()
       expect(row.user_id).toBe(before.userId)
       expect(row.session_token).not.toBe(before.sessionToken)
-      expect((await db.client.query("select count(*)::int as n from users")).rows).toEqual([
+      expect((await db().client.query("select count(*)::int as n from users")).rows).toEqual([
         { n: 1 },
       ])
     })
@@ -430,13 +418,13 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
       expect(credentialsSession.user_id).toBe(ALICE.id)
 
       await signInWithOP(browser)
-      const { rows: accounts } = await db.client.query(
+      const { rows: accounts } = await db().client.query(
         "select user_id, provider, provider_account_id from accounts",
       )
       expect(accounts).toEqual([
         { user_id: ALICE.id, provider: "op", provider_account_id: "alice" },
       ])
-      expect((await db.client.query("select id from users")).rows).toEqual([{ id: ALICE.id }])
+      expect((await db().client.query("select id from users")).rows).toEqual([{ id: ALICE.id }])
       const current = await adapter.getSessionAndUser(browser.cookies.get(SESSION)!)
       expect(current?.user.id).toBe(ALICE.id)
     })
@@ -448,7 +436,7 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
       const response = await signInWithOP(browser)
       const url = new URL(response.headers.get("location")!)
       expect(url.searchParams.get("error")).toBe("OAuthAccountNotLinked")
-      expect((await db.client.query("select * from accounts")).rows).toEqual([])
+      expect((await db().client.query("select * from accounts")).rows).toEqual([])
       expect(await sessionRows()).toEqual([])
       expect(browser.cookies.has(SESSION)).toBe(false)
     })

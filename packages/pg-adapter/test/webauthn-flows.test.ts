@@ -3,14 +3,14 @@
  * PostgreSQL server: credentials registered and used by a software authenticator, counters
  * moving in the database, and a spent challenge refused by another app instance sharing it.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { beforeEach, describe, expect, it } from "vitest"
 import Credentials from "../../core/src/providers/credentials.js"
 import Passkey from "../../core/src/providers/passkey.js"
 import { SoftAuthenticator, type CeremonyInput } from "../../core/test/helpers/authenticator.js"
 import { ALICE, Browser, ORIGIN, SECRET } from "../../core/test/helpers/request.js"
 import type { AuthConfig } from "../../core/src/types.js"
-import { migrate, PostgresAdapter } from "../src/index.js"
-import { clients, type Database } from "./clients.js"
+import { PostgresAdapter } from "../src/index.js"
+import { clients, useEmptyDatabase } from "./clients.js"
 
 const CHALLENGE_COOKIE = "latch.challenge"
 
@@ -21,20 +21,9 @@ const ceremony = (challenge: string): CeremonyInput => ({
 })
 
 describe.each(clients)("passkeys on $name", ({ open }) => {
-  let db: Database
-
-  beforeAll(async () => {
-    db = await open()
-    await migrate(db.client)
-  })
-  afterAll(async () => {
-    await db?.close()
-  })
+  const db = useEmptyDatabase(open)
   beforeEach(async () => {
-    await db.client.query(
-      "truncate users, accounts, sessions, verification_tokens, authenticators, counters cascade",
-    )
-    await PostgresAdapter(db.client).createUser({ ...ALICE, emailVerified: null })
+    await PostgresAdapter(db().client).createUser({ ...ALICE, emailVerified: null })
   })
 
   /** One app instance: its own adapter object and configuration, on the shared database. */
@@ -42,7 +31,7 @@ describe.each(clients)("passkeys on $name", ({ open }) => {
     return {
       secret: SECRET,
       trustHost: true,
-      adapter: PostgresAdapter(db.client),
+      adapter: PostgresAdapter(db().client),
       session: { strategy },
       experimental: { enableWebAuthn: true },
       providers: [
@@ -91,7 +80,7 @@ describe.each(clients)("passkeys on $name", ({ open }) => {
     async (strategy) => {
       const authenticator = new SoftAuthenticator()
       const credential = await register(instance(strategy), authenticator)
-      const { rows } = await db.client.query(
+      const { rows } = await db().client.query(
         "select credential_id, user_id, counter::int as counter, credential_public_key, transports from authenticators",
       )
       expect(rows).toEqual([
@@ -110,7 +99,7 @@ describe.each(clients)("passkeys on $name", ({ open }) => {
       const result = await post(browser, "authenticate", assertion)
       expect(result.headers.get("location")).toBe(`${ORIGIN}/home`)
       expect((await browser.session())?.user?.email).toBe(ALICE.email)
-      const { rows: after } = await db.client.query(
+      const { rows: after } = await db().client.query(
         "select counter::int as counter from authenticators",
       )
       expect(after).toEqual([{ counter: 1 }])
@@ -136,7 +125,7 @@ describe.each(clients)("passkeys on $name", ({ open }) => {
     expect(location.searchParams.get("error")).toBe("WebAuthnVerificationError")
     expect(location.searchParams.get("code")).toBe("replay")
     expect(await attacker.session()).toBeNull()
-    const { rows } = await db.client.query(
+    const { rows } = await db().client.query(
       "select count from counters where key like 'webauthn:challenge:%'",
     )
     // Two ceremonies spent a challenge (the registration and the sign-in); the replay counted 2.
@@ -158,7 +147,7 @@ describe.each(clients)("passkeys on $name", ({ open }) => {
     expect((await post(browser, "register", created)).headers.get("location")).toBe(
       `${ORIGIN}/home`,
     )
-    const { rows } = await db.client.query(
+    const { rows } = await db().client.query(
       `select u.email, u.email_verified, a.type, a.provider
          from users u join accounts a on a.user_id = u.id where u.email = $1`,
       ["new@example.com"],
