@@ -1,5 +1,6 @@
 // Shared by the benchmarks: statistics, formatting, the machine and package versions.
 import { readFileSync } from "node:fs"
+import { createServer } from "node:net"
 import os from "node:os"
 import { pathToFileURL } from "node:url"
 
@@ -139,4 +140,17 @@ export async function interleave(candidates, { passes, warmupMs, batchMs, rounds
       candidate.rounds.push((candidate.iterations / elapsed) * 1000)
     }
   }
+}
+
+/** A TCP port free on 127.0.0.1 right now (it may be taken before a server binds it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
 }

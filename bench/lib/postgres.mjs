@@ -5,11 +5,10 @@
 import { spawn, spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { chown, mkdtemp, rm } from "node:fs/promises"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
-import { BenchError } from "./common.mjs"
+import { BenchError, freePort } from "./common.mjs"
 
 const OWNER = "latchbench" // the system user owning the cluster when we are root
 const SUPERUSER = "latch" // the cluster's superuser (trust authentication, local only)
@@ -92,19 +91,6 @@ async function clusterOwner() {
   if (!Number.isInteger(uid) || !Number.isInteger(gid))
     throw new BenchError(`cannot find the uid and gid of the user ${OWNER}`)
   return { uid, gid }
-}
-
-/** A TCP port free on 127.0.0.1 right now (it may be taken before the server binds it). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.unref()
-    server.on("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /**

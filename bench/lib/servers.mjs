@@ -3,10 +3,9 @@
 // CPU time and resident memory read from /proc; signing in over HTTP as a browser would.
 import { fork, spawn, spawnSync } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
-import { createServer } from "node:net"
 import os from "node:os"
 import { fileURLToPath } from "node:url"
-import { BenchError, benchDir } from "./common.mjs"
+import { BenchError, benchDir, freePort } from "./common.mjs"
 
 const APP_DIR = fileURLToPath(new URL("app/", benchDir))
 const SERVER = fileURLToPath(new URL("app/build/index.js", benchDir))
@@ -30,18 +29,6 @@ export function buildApp() {
     fail(`vite build of bench/app failed (exit ${result.status ?? result.signal})`)
   }
   return (performance.now() - started) / 1000
-}
-
-/** A port nobody listens on right now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /**
