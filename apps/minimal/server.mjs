@@ -1,16 +1,21 @@
 // A minimal Latch app on Node's http server: /auth/* is answered by Auth(), every other page
-// reads the session with getSession(). Run it with `npm run demo` from the repository root.
+// reads the session with getSession(). Run it with `pnpm --filter latch-minimal-example start`
+// after `pnpm run build` at the repository root. Behind a reverse proxy, see request.mjs for the
+// settings that say which headers your proxy sets (ORIGIN, HOST_HEADER, ADDRESS_HEADER…).
 import { createServer } from "node:http"
-import { Readable } from "node:stream"
+import { pathToFileURL } from "node:url"
 import { Auth, getSession } from "@latch/core"
 import Credentials from "@latch/core/providers/credentials"
 import { stringifySetCookie } from "cookie"
+import { clientAddressOf, settingsFrom, toRequest } from "./request.mjs"
 import { checkPassword } from "./users.mjs"
 
 const host = process.env.HOST ?? "127.0.0.1"
 const port = Number(process.env.PORT ?? 3000)
 
 const config = {
+  // The Request's URL is built from this deployment's settings (request.mjs), never from a
+  // forwarding header nobody named, so its origin may name the site.
   trustHost: true,
   theme: { brandColor: "#4f46e5", colorScheme: "auto" },
   providers: [
@@ -23,22 +28,6 @@ const config = {
       authorize: ({ username, password }) => checkPassword(username, password),
     }),
   ],
-}
-
-function toRequest(req) {
-  const url = new URL(req.url ?? "/", `http://${req.headers.host ?? `${host}:${port}`}`)
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v)
-    else if (value !== undefined) headers.set(name, value)
-  }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD"
-  return new Request(url, {
-    method: req.method,
-    headers,
-    body: hasBody ? Readable.toWeb(req) : undefined,
-    duplex: hasBody ? "half" : undefined,
-  })
 }
 
 async function send(res, response) {
@@ -68,30 +57,39 @@ code{background:#f3f4f6;padding:.1rem .3rem;border-radius:.25rem}pre{background:
 <h2>Session</h2><pre>${escape(JSON.stringify(session, null, 2))}</pre></html>`
 }
 
-const server = createServer(async (req, res) => {
-  try {
-    const request = toRequest(req)
-    const { pathname } = new URL(request.url)
-    if (pathname.startsWith("/auth/")) return await send(res, await Auth(request, config))
-    if (pathname !== "/") return await send(res, new Response("Not found", { status: 404 }))
-    const { session, cookies } = await getSession(request, config)
-    const response = new Response(home(session), {
-      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
-    })
-    for (const cookie of cookies) {
-      response.headers.append(
-        "set-cookie",
-        stringifySetCookie(cookie.name, cookie.value, cookie.options),
-      )
+/** The request listener: Latch's actions under /auth, the home page, 404 elsewhere. */
+export const createHandler = (settings = settingsFrom(process.env)) =>
+  async function handle(req, res) {
+    try {
+      const request = toRequest(req, settings)
+      if (!request) return await send(res, new Response("Bad request", { status: 400 }))
+      const { pathname } = new URL(request.url)
+      if (pathname.startsWith("/auth/")) {
+        const clientAddress = clientAddressOf(req, settings)
+        return await send(res, await Auth(request, config, { clientAddress }))
+      }
+      if (pathname !== "/") return await send(res, new Response("Not found", { status: 404 }))
+      const { session, cookies } = await getSession(request, config)
+      const response = new Response(home(session), {
+        headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+      })
+      for (const cookie of cookies) {
+        response.headers.append(
+          "set-cookie",
+          stringifySetCookie(cookie.name, cookie.value, cookie.options),
+        )
+      }
+      await send(res, response)
+    } catch (error) {
+      console.error(error)
+      res.statusCode = 500
+      res.end("Internal error")
     }
-    await send(res, response)
-  } catch (error) {
-    console.error(error)
-    res.statusCode = 500
-    res.end("Internal error")
   }
-})
 
-server.listen(port, host, () => {
-  console.log(`\n  Latch example running at http://${host}:${port}\n`)
-})
+// Started as a program (the tests import it instead).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  createServer(createHandler()).listen(port, host, () => {
+    console.log(`\n  Latch example running at http://${host}:${port}\n`)
+  })
+}

@@ -160,7 +160,10 @@ export class ExperimentalFeatureNotEnabled extends AuthError {
   static override type: ErrorType = "ExperimentalFeatureNotEnabled"
 }
 
-/** A callback URL could not be parsed or points outside the allowed origins. */
+/**
+ * A callback URL could not be parsed or points outside the allowed origins — including a
+ * redirect proxy asked to forward to an origin `redirectProxyAllowedOrigins` does not list.
+ */
 export class InvalidCallbackUrl extends AuthError {
   static override type: ErrorType = "InvalidCallbackUrl"
 }
@@ -280,8 +283,9 @@ export class UnsupportedStrategy extends AuthError {
 }
 
 /**
- * The request's host is not trusted. Set `trustHost: true` (or `AUTH_TRUST_HOST=true`) when the
- * platform sets the Host header safely, or set `AUTH_URL`.
+ * Neither `AUTH_URL` nor `trustHost` says what this site's origin is. Set `AUTH_URL`, or
+ * `trustHost: true` (`AUTH_TRUST_HOST=true`) where the server builds the request's URL from its
+ * own settings. Headers such as `X-Forwarded-Host` are never read.
  */
 export class UntrustedHost extends AuthError {
   static override type: ErrorType = "UntrustedHost"

@@ -51,9 +51,10 @@ export interface AuthOptions {
    */
   csrfVerified?: boolean
   /**
-   * The client's IP address as the server saw it (SvelteKit: `event.getClientAddress()`), for
-   * the per-client rate limit of email sign-in. Without it, and with `trustHost`, the last
-   * address of `X-Forwarded-For` (the one the nearest proxy added) is used.
+   * The client's IP address as the server saw it (SvelteKit: `event.getClientAddress()`; Node:
+   * the socket's `remoteAddress`, or the address your own proxy put in a header you chose), for
+   * per-client rate limits. Core never reads `X-Forwarded-For` itself: its first entries are
+   * whatever the client wrote. Without it, only the per-account limits apply.
    */
   clientAddress?: string
 }
@@ -72,7 +73,7 @@ async function handle(
     action = authRequest.action
     if (config.error) throw config.error
     const { run, csrf } = route(authRequest)
-    ctx = createContext(authRequest, config, resolveOrigin(request, url, config), options)
+    ctx = createContext(authRequest, config, resolveOrigin(url, config), options)
     if (csrf) await verifyCSRF(ctx)
     return withCookies(await run(ctx), ctx.cookies)
   } catch (error) {

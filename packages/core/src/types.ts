@@ -390,14 +390,30 @@ export interface AuthConfig {
   /** Overrides of the cookie names and options. Advanced. */
   cookies?: Partial<CookiesOptions>
   /**
-   * Trust the request's Host (and `X-Forwarded-Host`) header. Needed unless `AUTH_URL` is set.
+   * Let the origin of the request's URL name the site when `AUTH_URL` is not set. Only the URL
+   * is read — never `Host`, `X-Forwarded-Host`, `X-Forwarded-Proto` or `Forwarded` — so turn it
+   * on where the server builds that URL from its own settings (SvelteKit's adapters do: it is on
+   * there by default). Without it and without `AUTH_URL`, requests fail with `UntrustedHost`.
    * @default AUTH_TRUST_HOST, else true outside production
    */
   trustHost?: boolean
   /** The path under which Latch answers. @default "/auth" */
   basePath?: string
-  /** The `redirect_uri` of OAuth requests, for preview deployments. @default AUTH_REDIRECT_PROXY_URL */
+  /**
+   * The `redirect_uri` of OAuth requests, for preview deployments: the provider sends every
+   * sign-in back to this stable deployment, which forwards it to the deployment that started it.
+   * @default AUTH_REDIRECT_PROXY_URL
+   */
   redirectProxyUrl?: string
+  /**
+   * The origins a redirect proxy may forward a sign-in to (the deployment answering at
+   * `redirectProxyUrl` checks it). An entry is an origin, whose host may hold `*` for one or more
+   * letters, digits or hyphens — never a dot: `https://myapp-*-team.vercel.app`. Without a list,
+   * nothing is forwarded: a provider's authorization code only ever goes to an origin you named.
+   * @default AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS (comma-separated)
+   * @example ["https://myapp-*-team.vercel.app", "https://staging.example.com"]
+   */
+  redirectProxyAllowedOrigins?: string[]
   /** Features that may change without notice. */
   experimental?: { enableWebAuthn?: boolean }
   /** For framework integrations: return a `ResponseInternal`. */

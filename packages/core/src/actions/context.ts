@@ -25,24 +25,8 @@ export interface ActionContext {
   returnRedirect: boolean
   /** The integration already established that this request is not cross-site. */
   csrfVerified: boolean
-  /** The client's IP address, when known (rate limits). */
+  /** The client's IP address as the integration saw it, when known (rate limits). */
   clientAddress: string | undefined
-}
-
-/**
- * The client's address: the integration's, else (behind a trusted proxy) the last hop of
- * `X-Forwarded-For`. Earlier hops are whatever the client wrote, so they are never used.
- */
-function clientAddressOf(
-  request: AuthRequest,
-  config: ResolvedConfig,
-  given: string | undefined,
-): string | undefined {
-  if (given) return given
-  if (!config.trustHost) return undefined
-  const forwarded = request.headers.get("x-forwarded-for")
-  const last = forwarded?.split(",").pop()?.trim()
-  return last && last.length <= 64 ? last : undefined
 }
 
 /** Builds the context of a parsed request. */
@@ -64,6 +48,6 @@ export function createContext(
     logger: config.logger,
     returnRedirect: request.headers.get("x-auth-return-redirect") === "1",
     csrfVerified: options.csrfVerified === true,
-    clientAddress: clientAddressOf(request, config, options.clientAddress),
+    clientAddress: options.clientAddress || undefined,
   }
 }

@@ -19,7 +19,20 @@ export interface AssertInput {
   basePathGiven: boolean
   authURL: URL | undefined
   basePath: string
+  trustHost: boolean
   env: Env
+}
+
+/**
+ * Variables that say the request URL's origin is pinned by the deployment, not taken from the
+ * `Host` header: adapter-node's `ORIGIN` (or its `HOST_HEADER`, which names the header the
+ * deployer's proxy sets; both honour `ENV_PREFIX`), and platforms that route by their own domain
+ * list.
+ */
+function originIsPinned(env: Env): boolean {
+  const prefix = env.ENV_PREFIX ?? ""
+  if (env[`${prefix}ORIGIN`] || env[`${prefix}HOST_HEADER`]) return true
+  return Boolean(env.VERCEL || env.CF_PAGES || env.NETLIFY)
 }
 
 /** Throws the first configuration error; returns the warnings to print. */
@@ -42,6 +55,14 @@ export function assertConfig(input: AssertInput): WarningCode[] {
     throw new MissingAdapter('session.strategy "database" needs an adapter: set `adapter`.')
   }
   if (input.debug) warnings.push("debug-enabled")
+  if (
+    input.env.NODE_ENV === "production" &&
+    input.trustHost &&
+    !input.authURL &&
+    !originIsPinned(input.env)
+  ) {
+    warnings.push("origin-from-request")
+  }
   if (input.skipCSRFCheck) warnings.push("csrf-disabled")
   if (input.authURL && input.authURL.pathname !== "/" && input.basePathGiven) {
     const urlPath = input.authURL.pathname.replace(/\/+$/, "")

@@ -14,6 +14,7 @@ import { createLogger, type LoggerInstance } from "../lib/logger.js"
 import { normalizeBasePath } from "../lib/url.js"
 import { skipCSRFCheck } from "../markers.js"
 import { deriveKeys, type DerivedKey } from "../security/keys.js"
+import { parseOriginPatterns, type OriginPattern } from "../security/origin-pattern.js"
 import { resolveCookies, type ResolvedCookies } from "../cookies/defaults.js"
 import type {
   AuthConfig,
@@ -65,6 +66,8 @@ export interface ResolvedConfig {
   skipCSRFCheck: boolean
   adapter: Adapter | undefined
   redirectProxyUrl: string | undefined
+  /** Where a redirect proxy may forward a sign-in; empty: nowhere. */
+  redirectProxyAllowedOrigins: OriginPattern[]
   experimental: { enableWebAuthn: boolean }
   /** A configuration error: every request of this configuration fails with it. */
   error: AuthError | undefined
@@ -115,9 +118,14 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
   const cookieVariants: Partial<Record<"secure" | "insecure", ResolvedCookies>> = {}
   const keysBySalt = new Map<string, Promise<DerivedKey[]>>()
 
+  const trustHost = config.trustHost ?? trustHostFromEnv(env)
   let error: AuthError | undefined
   let providers = new Map<string, InternalProvider>()
+  let redirectProxyAllowedOrigins: OriginPattern[] = []
   try {
+    redirectProxyAllowedOrigins = parseOriginPatterns(
+      config.redirectProxyAllowedOrigins ?? env.AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS,
+    )
     providers = normalizeProviders(config.providers, env)
     const warnings = assertConfig({
       secrets,
@@ -128,6 +136,7 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
       basePathGiven: config.basePath !== undefined,
       authURL,
       basePath,
+      trustHost,
       env,
     })
     warnings.push(
@@ -165,12 +174,13 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
     pages: config.pages ?? {},
     theme: config.theme ?? {},
     logger,
-    trustHost: config.trustHost ?? trustHostFromEnv(env),
+    trustHost,
     authURL,
     useSecureCookies: config.useSecureCookies,
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
     adapter: config.adapter,
     redirectProxyUrl: config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL,
+    redirectProxyAllowedOrigins,
     experimental: { enableWebAuthn: config.experimental?.enableWebAuthn === true },
     error,
     cookies(secure) {

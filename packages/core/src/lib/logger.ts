@@ -14,6 +14,7 @@ export type WarningCode =
   | "env-url-basepath-mismatch"
   | "weak-secret"
   | "memory-counter"
+  | "origin-from-request"
 
 /** The logger's methods. */
 export interface LoggerInstance {
@@ -35,6 +36,8 @@ const warnings: Record<WarningCode, string> = {
     "AUTH_URL's path differs from basePath: basePath is used. Make them agree.",
   "memory-counter":
     "The adapter has no incrementCounter: email rate limits and used passkey challenges are counted in this process's memory, so each instance of the app counts apart. Use an adapter with incrementCounter when you run several instances.",
+  "origin-from-request":
+    "Neither AUTH_URL nor the adapter's ORIGIN is set: the links Latch emails and the redirects it sends follow the request's URL, which most servers build from the Host header the client sent. Pin the origin: set AUTH_URL=https://your.site (or ORIGIN with SvelteKit's adapter-node).",
   "weak-secret":
     "The secret is shorter than 32 characters. This is refused in production; generate one with `npx @latch/core secret` or `openssl rand -base64 33`.",
 }
@@ -50,6 +53,8 @@ function describe(error: Error): string {
   return text
 }
 
+const printed = new Set<WarningCode>()
+
 /** The default logger, on `console`. */
 export const defaultLogger: LoggerInstance = {
   debug(message, metadata) {
@@ -59,6 +64,10 @@ export const defaultLogger: LoggerInstance = {
     console.error(describe(error))
   },
   warn(code) {
+    // Once per process: an app that builds its configuration per request (a lazy
+    // `SvelteKitAuth(async (event) => …)`) must not repeat the same warning on every request.
+    if (printed.has(code)) return
+    printed.add(code)
     console.warn(`[latch][warn] ${code}: ${warnings[code]}`)
   },
 }

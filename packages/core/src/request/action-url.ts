@@ -24,22 +24,21 @@ export function isAuthAction(action: string): action is AuthAction {
   return actionSet.has(action)
 }
 
-/** The first value of a comma-separated forwarded header. */
-export function firstForwarded(value: string | null): string | null {
-  if (!value) return null
-  const first = value.split(",")[0]!.trim()
-  return first === "" ? null : first
-}
-
 /**
  * The absolute URL of an action: from `AUTH_URL` when set (its path is the base path when the
- * configuration gives none), else from the `X-Forwarded-Host`/`Host` and `X-Forwarded-Proto`
- * headers and `protocol`.
+ * configuration gives none), else from the request's `Host` header and `protocol` — the request
+ * your server received, as your server sees it. `X-Forwarded-Host`, `X-Forwarded-Proto` and
+ * `Forwarded` are never read: any client can send them. Behind a proxy, set `AUTH_URL`.
  *
+ * @param action the action, e.g. `"signin"`
+ * @param protocol the request's protocol as your server knows it, e.g. `"https:"`
+ * @param headers the request's headers (only `Host` is read)
+ * @param envObject the environment: `AUTH_URL` is read from it
+ * @param config `basePath` (default `/auth`, or `AUTH_URL`'s path)
  * @example
  * ```ts
  * createActionURL("signin", "https:", request.headers, process.env, { basePath: "/auth" })
- * // → https://example.com/auth/signin
+ * // → https://example.com/auth/signin (AUTH_URL=https://example.com)
  * ```
  */
 export function createActionURL(
@@ -56,11 +55,13 @@ export function createActionURL(
     )
     return new URL(`${envURL.origin}${basePath}/${action}`)
   }
-  const host = firstForwarded(headers.get("x-forwarded-host")) ?? headers.get("host")
-  const scheme = (firstForwarded(headers.get("x-forwarded-proto")) ?? protocol ?? "https").replace(
-    /:$/,
-    "",
-  )
+  const scheme = (protocol || "https").replace(/:$/, "").toLowerCase()
+  if (scheme !== "http" && scheme !== "https") throw new TypeError(`"protocol" must be http(s)`)
+  const host = headers.get("host")
+  const origin = host ? new URL(`${scheme}://${host}`) : undefined
+  if (!origin || origin.username || origin.password || origin.pathname !== "/" || origin.search) {
+    throw new TypeError('"headers" must carry a Host header naming a host (or set AUTH_URL)')
+  }
   const basePath = normalizeBasePath(config.basePath ?? "/auth")
-  return new URL(`${scheme}://${host}${basePath}/${action}`)
+  return new URL(`${origin.origin}${basePath}/${action}`)
 }

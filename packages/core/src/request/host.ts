@@ -1,10 +1,15 @@
 /**
- * The site's origin for one request. Every absolute URL Latch builds (redirects, callback URLs,
- * provider lists) starts from it, so it never comes from an untrusted header.
+ * The site's origin for one request. Every absolute URL Latch builds (redirects, mailed links,
+ * `redirect_uri`s, the WebAuthn origin, the provider list) starts from it, so it never comes from
+ * a header the client can send: it is `AUTH_URL`, or the origin of the request's URL — which the
+ * integration built from the deployer's settings (SvelteKit: `event.url`, from adapter-node's
+ * `ORIGIN`, or the `PROTOCOL_HEADER`/`HOST_HEADER` the deployer named).
+ *
+ * Core reads no `Host`, `X-Forwarded-Host`, `X-Forwarded-Proto` or `Forwarded` header. A forged
+ * one must not move a mailed sign-in link to the attacker's host (that is an account takeover).
  */
 import type { ResolvedConfig } from "../config/resolve.js"
-import { InvalidRequest, UntrustedHost } from "../errors.js"
-import { firstForwarded } from "./action-url.js"
+import { UntrustedHost } from "../errors.js"
 
 /** The origin and whether it is https (which turns on secure cookies). */
 export interface SiteOrigin {
@@ -13,31 +18,17 @@ export interface SiteOrigin {
 }
 
 /**
- * `AUTH_URL` when set; else, with `trustHost`, the forwarded host and protocol or the request
- * URL's; else an `UntrustedHost` error.
+ * `AUTH_URL` when set; else, with `trustHost`, the origin of the request's URL; else an
+ * `UntrustedHost` error.
  */
-export function resolveOrigin(request: Request, url: URL, config: ResolvedConfig): SiteOrigin {
+export function resolveOrigin(url: URL, config: ResolvedConfig): SiteOrigin {
   if (config.authURL) {
     return { origin: config.authURL.origin, secure: config.authURL.protocol === "https:" }
   }
   if (!config.trustHost) {
     throw new UntrustedHost(
-      "The Host header is not trusted. Set `trustHost: true` (or AUTH_TRUST_HOST=true) where the platform sets it safely, or set AUTH_URL.",
+      "The request's URL is not trusted to name this site. Set AUTH_URL to the site's origin, or `trustHost: true` (AUTH_TRUST_HOST=true) where the server builds the request URL from its own settings.",
     )
   }
-  const host = firstForwarded(request.headers.get("x-forwarded-host"))
-  const proto = firstForwarded(request.headers.get("x-forwarded-proto"))
-  if (!host && !proto) return { origin: url.origin, secure: url.protocol === "https:" }
-  const scheme = proto ? proto.replace(/:$/, "").toLowerCase() : url.protocol.slice(0, -1)
-  if (scheme !== "http" && scheme !== "https")
-    throw new InvalidRequest("X-Forwarded-Proto is not http or https")
-  try {
-    const origin = new URL(`${scheme}://${host ?? url.host}`)
-    if (origin.username || origin.password || origin.pathname !== "/" || origin.search) {
-      throw new TypeError("not a bare host")
-    }
-    return { origin: origin.origin, secure: scheme === "https" }
-  } catch {
-    throw new InvalidRequest("X-Forwarded-Host is not a valid host")
-  }
+  return { origin: url.origin, secure: url.protocol === "https:" }
 }

@@ -36,7 +36,7 @@ export async function getSession(
   // Most requests of a site are anonymous: without the cookie there is nothing to parse.
   if (!header || !hasSessionCookie(header, resolved)) return { session: null, cookies: [] }
   const cookies = new CookieJar(header)
-  const site = resolveOrigin(request, new URL(request.url), resolved)
+  const site = resolveOrigin(new URL(request.url), resolved)
   const secure = resolved.useSecureCookies ?? site.secure
   const session = await readSession({
     config: resolved,

@@ -292,26 +292,20 @@ describe("createActionURL", () => {
       expected: "https://localhost:3000/auth/session",
     },
     {
-      label: "X-Forwarded-Host over Host",
-      init: { host: "internal:8080", "x-forwarded-host": "app.example.com" },
+      label: "Host, never X-Forwarded-Host or Forwarded",
+      init: {
+        host: "app.example.com",
+        "x-forwarded-host": "evil.example",
+        forwarded: "host=evil.example;proto=https",
+      },
       protocol: "https:",
       expected: "https://app.example.com/auth/session",
     },
     {
-      label: "X-Forwarded-Proto over the protocol",
+      label: "the protocol, never X-Forwarded-Proto",
       init: { host: "app.example.com", "x-forwarded-proto": "https" },
       protocol: "http:",
-      expected: "https://app.example.com/auth/session",
-    },
-    {
-      label: "the first of several forwarded values",
-      init: {
-        host: "internal",
-        "x-forwarded-host": "app.example.com, proxy.internal",
-        "x-forwarded-proto": "https, http",
-      },
-      protocol: "http:",
-      expected: "https://app.example.com/auth/session",
+      expected: "http://app.example.com/auth/session",
     },
     {
       label: "a normalised basePath",
@@ -336,6 +330,20 @@ describe("createActionURL", () => {
       basePath === undefined ? {} : { basePath },
     )
     expect(url.href).toBe(expected)
+  })
+
+  it.each([
+    ["no Host header", {}],
+    ["a Host header with a path", { host: "app.example.com/evil" }],
+    ["a Host header with userinfo", { host: "user@app.example.com" }],
+  ])("refuses to build from %s", (_case, init: Record<string, string>) => {
+    expect(() => createActionURL("signin", "https:", headers(init), {}, {})).toThrow(TypeError)
+  })
+
+  it("refuses a protocol that is not http(s)", () => {
+    expect(() =>
+      createActionURL("signin", "javascript:", headers({ host: "app.example.com" }), {}, {}),
+    ).toThrow(TypeError)
   })
 
   it("falls back to the headers when AUTH_URL is not a URL", () => {

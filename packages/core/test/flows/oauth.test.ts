@@ -271,8 +271,12 @@ describe("OAuth / OIDC code flow with a real provider", () => {
   it("signs in through a redirect proxy, which forwards the callback to the origin in state", async () => {
     const redirectProxyUrl = `${PROXY_ORIGIN}/auth`
     const app = new Browser(config([oidc()], { redirectProxyUrl }).config)
-    // The stable deployment the provider knows: same secret, same provider, another origin.
-    const proxy = new Browser(config([oidc()], { redirectProxyUrl }).config, PROXY_ORIGIN)
+    // The stable deployment the provider knows: same secret, same provider, another origin,
+    // and the list of origins it forwards to.
+    const proxy = new Browser(
+      config([oidc()], { redirectProxyUrl, redirectProxyAllowedOrigins: [ORIGIN] }).config,
+      PROXY_ORIGIN,
+    )
 
     const start = await startSignIn(app)
     const params = new URL(location(start)).searchParams

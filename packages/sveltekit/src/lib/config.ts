@@ -2,7 +2,12 @@
  * The user's configuration → the one `@latch/core` runs, prepared once per configuration object:
  * environment from `$env/dynamic/private` (and the process's), `basePath` under SvelteKit's
  * `paths.base`, and `trustHost` on unless `AUTH_TRUST_HOST=false`.
+ *
+ * `trustHost` is safe here because it only lets `event.url` name the site, and SvelteKit's
+ * adapter built `event.url` from the deployer's settings (adapter-node: `ORIGIN`, or the
+ * `PROTOCOL_HEADER`/`HOST_HEADER` the deployer named). Latch never reads `X-Forwarded-*` itself.
  */
+import { dev } from "$app/environment"
 import { env } from "$env/dynamic/private"
 import { raw, setEnvDefaults } from "@latch/core"
 import type { AuthConfig } from "@latch/core/types"
@@ -33,6 +38,9 @@ function prepare(user: AuthConfig, url: URL): PreparedConfig {
   // SvelteKit 3 puts in `$env/dynamic/private` only the variables an app declares (src/env.ts);
   // the process's environment (adapter-node) fills in the others, as it does with SvelteKit 2.
   const environment: Record<string, string | undefined> = { ...globalThis.process?.env, ...env }
+  // A production build runs in production even where NODE_ENV is unset (adapter-node's
+  // `node build`): production's checks (secret length, an unpinned origin) apply to it.
+  environment.NODE_ENV ??= dev ? "development" : "production"
   const trust = environment.AUTH_TRUST_HOST?.trim().toLowerCase()
   const config: AuthConfig = {
     ...user,

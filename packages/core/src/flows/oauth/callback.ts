@@ -22,7 +22,7 @@ import { checksOf, clearChecks, nonce, pkce, state } from "./checks.js"
 import { authorizationServerOf } from "./discovery.js"
 import { clientOf, endpointUrl, httpOptions } from "./http.js"
 import { identityOf } from "./profile.js"
-import { originOfState, proxyOf, redirectUriOf } from "./redirect-uri.js"
+import { proxyOf, proxyTarget, redirectUriOf } from "./redirect-uri.js"
 
 /** What the callback leads to: an identity, or a redirect (form_post, redirect proxy). */
 export type OAuthOutcome = { identity: Identity } | { redirect: string; status: number }
@@ -202,17 +202,8 @@ export async function finishOAuth(
   const pkceCookie = ctx.cookies.get(ctx.cookieOptions.pkceCodeVerifier.name)
 
   // The redirect proxy: a callback whose state was sealed by another deployment goes there.
-  const returnedState = params.get("state")
-  if (returnedState && proxyOf(ctx, provider) !== undefined) {
-    const origin = await originOfState(ctx, returnedState)
-    if (origin && origin !== ctx.origin) {
-      const target = new URL(
-        `${origin}${ctx.config.basePath}/callback/${encodeURIComponent(provider.id)}`,
-      )
-      target.search = params.toString()
-      return { redirect: target.href, status: 302 }
-    }
-  }
+  const forward = await proxyTarget(ctx, provider, params)
+  if (forward) return { redirect: forward, status: 302 }
   // `response_mode=form_post` arrives as a cross-site POST, which carries no SameSite=Lax
   // cookies: answer with a same-URL GET, on which the browser sends them.
   if (ctx.request.method === "POST" && stateCookie === undefined && pkceCookie === undefined) {
