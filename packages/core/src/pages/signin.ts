@@ -18,7 +18,9 @@ const ERROR_MESSAGES: Record<string, string> = {
   EmailCreateAccount: DIFFERENT_ACCOUNT,
   Callback: DIFFERENT_ACCOUNT,
   OAuthAccountNotLinked: NOT_LINKED,
-  AccountNotLinked: NOT_LINKED,
+  // Raised when a browser signed in as one user opens an email link for another address.
+  AccountNotLinked:
+    "You are signed in as another user. Sign out first, then open the sign-in link again.",
   EmailSignin: "The email could not be sent. Check that the address is correct and try again.",
   CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
   SessionRequired: "Please sign in to access this page.",
@@ -149,8 +151,8 @@ function section(provider: PageProvider, index: number, props: SignInPageProps):
         ${
           provider.credentials?.email
             ? html`<p class="hint">
-                Leave it empty to use a passkey you have, or enter a new address to create an
-                account with a passkey.
+                Pick a passkey you have for this site. To add one, sign in another way first, then
+                add it from your account.
               </p>`
             : ""
         }

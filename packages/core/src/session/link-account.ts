@@ -68,10 +68,12 @@ async function credentialsUser(ctx: ActionContext, identity: Identity): Promise<
 }
 
 /**
- * An email sign-in proved that the user controls the address. The user is whoever has that
- * email account or that address (now marked verified, and the email account linked); else the
- * signed-in user, who gains the address as an email account; else a new user. A signed-in user
- * never takes over another user's address: `AccountNotLinked`.
+ * An email sign-in proved that someone controls the address — not that this browser asked for
+ * the link. The user is whoever has that email account or that address (now marked verified,
+ * and the email account linked); else a new user. A link never attaches its address to the
+ * signed-in user: opened by a signed-in browser, it must be for that user's own address, else
+ * `AccountNotLinked`. The email flow refuses this before spending the token; this is the same
+ * rule where the user is resolved, so that no other path can link an address to a session.
  */
 async function emailUser(ctx: ActionContext, identity: Identity): Promise<ResolvedUser> {
   const adapter = requireMethods(ctx.config.adapter!, [...required, "updateUser"], "email sign-in")
@@ -81,10 +83,12 @@ async function emailUser(ctx: ActionContext, identity: Identity): Promise<Resolv
   const currentId = await signedInUserId(ctx)
   const byAccount = await call("getUserByAccount", () => adapter.getUserByAccount(key))
   const owner = byAccount ?? (await call("getUserByEmail", () => adapter.getUserByEmail(address)))
+  if (currentId && currentId !== owner?.id) {
+    throw new AccountNotLinked(
+      "The email link is for another user than the one signed in: sign out first, then open the link again",
+    )
+  }
   if (owner) {
-    if (currentId && currentId !== owner.id) {
-      throw new AccountNotLinked("This email address belongs to another user")
-    }
     let user = owner
     if (!owner.emailVerified && owner.email === address) {
       user = await call("updateUser", () =>
@@ -94,13 +98,6 @@ async function emailUser(ctx: ActionContext, identity: Identity): Promise<Resolv
     }
     if (!byAccount) await link(ctx, adapter, user, account, undefined)
     return { user, isNewUser: false }
-  }
-  if (currentId) {
-    const current = await call("getUser", () => adapter.getUser(currentId))
-    if (current) {
-      await link(ctx, adapter, current, account, undefined)
-      return { user: current, isNewUser: false }
-    }
   }
   const created = await call("createUser", () =>
     adapter.createUser({

@@ -401,7 +401,7 @@ describe("sign-in page", () => {
       "OAuthAccountNotLinked",
       "To confirm your identity, sign in with the same account you used originally.",
     ],
-    ["AccountNotLinked", "sign in with the same account you used originally."],
+    ["AccountNotLinked", "You are signed in as another user. Sign out first"],
     ["EmailSignin", "The email could not be sent."],
     ["CredentialsSignin", "Sign in failed. Check the details you provided are correct."],
     ["SessionRequired", "Please sign in to access this page."],

@@ -1,7 +1,9 @@
 /**
  * `GET {basePath}/callback/<email provider>?token=…&email=…`: the user followed the link.
  *
- * The token is used up first (one `useVerificationToken`, whatever happens next), then checked:
+ * A browser signed in as another user than the address's is refused first, before the token is
+ * spent (see `signed-in.ts`). Then the token is used up (one `useVerificationToken`, whatever
+ * happens next), and checked:
  * the record must be for this address, carry the hash of this token, and not have expired.
  * Anything else — a used, expired, foreign or garbled token — is a `Verification` error and
  * starts no session.
@@ -15,6 +17,7 @@ import { callAdapter } from "../../session/adapter-call.js"
 import type { Identity } from "../../session/establish.js"
 import { normalizeAddress } from "./address.js"
 import { emailAdapter } from "./adapter.js"
+import { refuseLinkForAnotherUser } from "./signed-in.js"
 import { tokenHashes } from "./token.js"
 
 /** Longer than any token Latch makes or a sane `generateVerificationToken` returns. */
@@ -54,6 +57,7 @@ export async function finishEmailSignIn(
     }
     throw error
   }
+  await refuseLinkForAnotherUser(ctx, provider, address)
   const used = await useToken(ctx, address, await tokenHashes(ctx.config, token))
   if (!used) throw new Verification("The sign-in link is unknown or was already used")
   const { record, hash } = used
