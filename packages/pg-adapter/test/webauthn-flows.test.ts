@@ -6,6 +6,7 @@
 import { beforeEach, describe, expect, it } from "vitest"
 import Credentials from "../../core/src/providers/credentials.js"
 import Passkey from "../../core/src/providers/passkey.js"
+import type { WebAuthnUserConfig } from "../../core/src/providers/webauthn.js"
 import { SoftAuthenticator, type CeremonyInput } from "../../core/test/helpers/authenticator.js"
 import { ALICE, Browser, ORIGIN, SECRET } from "../../core/test/helpers/request.js"
 import type { AuthConfig } from "../../core/src/types.js"
@@ -27,7 +28,10 @@ describe.each(clients)("passkeys on $name", ({ open }) => {
   })
 
   /** One app instance: its own adapter object and configuration, on the shared database. */
-  function instance(strategy: "database" | "jwt" = "database"): AuthConfig {
+  function instance(
+    strategy: "database" | "jwt" = "database",
+    passkey: WebAuthnUserConfig = {},
+  ): AuthConfig {
     return {
       secret: SECRET,
       trustHost: true,
@@ -39,7 +43,7 @@ describe.each(clients)("passkeys on $name", ({ open }) => {
           credentials: { username: {}, password: { type: "password" } },
           authorize: ({ username }) => (username === "alice" ? ALICE : null),
         }),
-        Passkey(),
+        Passkey(passkey),
       ],
       logger: { error: () => {}, warn: () => {}, debug: () => {} },
     }
@@ -132,8 +136,20 @@ describe.each(clients)("passkeys on $name", ({ open }) => {
     expect(rows.map((row) => Number((row as { count: number }).count)).sort()).toEqual([1, 2])
   })
 
-  it("creates the account of a new address with its passkey", async () => {
-    const browser = new Browser(instance())
+  it("creates the account of an address the app proved, with its passkey", async () => {
+    // An app that checked a code it mailed to the address vouches for it; by default nobody is.
+    const proven: WebAuthnUserConfig = {
+      getUserInfo: async ({ adapter }, { query }) => {
+        if (query.email !== "new@example.com") return null
+        const taken = await adapter.getUserByEmail!(query.email)
+        return taken ? null : { user: { email: query.email }, exists: false }
+      },
+    }
+    const refused = await new Browser(instance()).fetch(
+      "/auth/webauthn-options/passkey?email=new@example.com&action=register",
+    )
+    expect(refused.status).toBe(403)
+    const browser = new Browser(instance("database", proven))
     const response = await browser.fetch("/auth/webauthn-options/passkey?email=new@example.com")
     const { action, options: registration } = (await response.json()) as {
       action: string

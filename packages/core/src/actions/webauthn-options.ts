@@ -1,11 +1,16 @@
 /**
  * `GET {basePath}/webauthn-options/<provider>?action=register|authenticate` → `{ action, options }`:
  * the public-key options of a WebAuthn ceremony, with its challenge in a sealed cookie. A path
- * that names no WebAuthn provider is a 404 `WebAuthnNotEnabled`.
+ * that names no WebAuthn provider is a 404 `WebAuthnNotEnabled`; a registration by a visitor who
+ * is not signed in a 403 `WebAuthnRegistrationRequiresSignIn`; too many anonymous requests from
+ * one client address a 429 `WebAuthnRateLimited` with `Retry-After`.
  */
 import { isWebAuthnProvider } from "../config/providers.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
+
+/** Options are per user and per challenge: never cached, whatever the answer. */
+const NO_STORE = { "cache-control": "no-store" }
 
 export async function webAuthnOptions(ctx: ActionContext): Promise<ResponseInternal> {
   const id = ctx.request.providerId
@@ -20,9 +25,10 @@ export async function webAuthnOptions(ctx: ActionContext): Promise<ResponseInter
     }
   }
   const { webAuthnCeremonyOptions } = await import("../flows/webauthn/options.js")
-  return {
-    status: 200,
-    headers: { "cache-control": "no-store" },
-    body: await webAuthnCeremonyOptions(ctx, provider),
-  }
+  const outcome = await webAuthnCeremonyOptions(ctx, provider)
+  if ("body" in outcome) return { status: 200, headers: NO_STORE, body: outcome.body }
+  const { status, error, message, retryAfter } = outcome.refusal
+  const headers: Record<string, string> =
+    retryAfter === undefined ? NO_STORE : { ...NO_STORE, "retry-after": String(retryAfter) }
+  return { status, headers, body: { error, message } }
 }

@@ -44,8 +44,11 @@ export const WEBAUTHN_SCRIPT = `(() => {
     const url = new URL(form.dataset.optionsUrl, location.href)
     for (const [key, value] of Object.entries(query)) if (value) url.searchParams.set(key, value)
     const response = await fetch(url, { credentials: "same-origin" })
-    const body = await response.json()
-    if (!response.ok) throw new Error(body.message || "Passkeys are not available right now.")
+    // A refusal (registering before signing in, too many requests) has a message for the user.
+    const body = await response.json().catch(() => ({}))
+    if (!response.ok || !body.options) {
+      throw new Error(body.message || "Passkeys are not available right now.")
+    }
     const credential = body.action === "register"
       ? await navigator.credentials.create({ publicKey: creationOptions(body.options) })
       : await navigator.credentials.get({ publicKey: requestOptions(body.options), mediation, signal })
@@ -71,7 +74,8 @@ export const WEBAUTHN_SCRIPT = `(() => {
         await ceremony(form, email ? { email } : { action: "authenticate" })
       } catch (error) {
         show(error?.name === "NotAllowedError" || error?.name === "AbortError"
-          ? "No passkey was used. Try again, or use another way to sign in."
+          ? "No passkey was used. Try again, or sign in another way and add a passkey " +
+            "from your account."
           : error?.message || "Signing in with a passkey failed.")
       }
     })

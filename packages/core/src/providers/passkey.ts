@@ -4,9 +4,10 @@
  * `experimental: { enableWebAuthn: true }`, and install `@simplewebauthn/server` (and
  * `@simplewebauthn/browser` for the client).
  *
- * A signed-in user adds a passkey to their account; a visitor with a new email address signs up
- * with one; anyone signs in with theirs, without typing anything (the browser offers the
- * passkeys it has for the site).
+ * A signed-in user adds a passkey to their account; anyone signs in with theirs, without typing
+ * anything (the browser offers the passkeys it has for the site). A visitor who is not signed in
+ * cannot create an account with a passkey: the address they would type is unproven (see
+ * `getUserInfo` to allow it for addresses your app has verified).
  *
  * @module providers/passkey
  */
@@ -16,6 +17,7 @@ export type {
   GetUserInfo,
   RelyingParty,
   WebAuthnConfig,
+  WebAuthnRateLimit,
   WebAuthnRequest,
   WebAuthnUserConfig,
   WebAuthnUserInfo,

@@ -17,7 +17,7 @@
  *
  * @module providers/webauthn
  */
-import type { Adapter, AdapterUser } from "../adapters.js"
+import type { Adapter } from "../adapters.js"
 import type { Awaitable, User } from "../types.js"
 import type { CommonProviderOptions, CredentialInput } from "./index.js"
 
@@ -54,7 +54,8 @@ export interface WebAuthnUserInfoOptions {
 /**
  * The user a registration is for, when nobody is signed in. `exists: true` when the user is
  * stored already: then only signing in is offered (a passkey is added to an existing account
- * only by its signed-in owner).
+ * only by its signed-in owner). `exists: false` creates a new account with `user.email`: return
+ * it only for an address the visitor has proven to control.
  */
 export interface WebAuthnUserInfo {
   user: Partial<User> & { email: string }
@@ -62,8 +63,17 @@ export interface WebAuthnUserInfo {
 }
 
 /**
- * Finds out who wants a passkey when nobody is signed in. The default reads the `email` query
- * parameter (trimmed, lowercased) and looks it up with `adapter.getUserByEmail`.
+ * Finds out who wants a passkey when nobody is signed in: `{ user, exists: false }` offers the
+ * visitor a new account with a passkey. The default answers `null` for everyone, so that
+ * anonymous visitors can only sign in with a passkey they have; a signed-in user adds one to
+ * their own account.
+ *
+ * Return a new account only for an address the visitor has **proven** to control (a code your
+ * app mailed and checked, say) — never one read from the request as it stands. An account made
+ * from a claimed address waits for its owner: when they later sign in by email link (or by OAuth
+ * with `allowDangerousEmailAccountLinking`), they land in it, and the passkey of whoever claimed
+ * it still opens it. What this function answers also decides whether `webauthn-options` tells a
+ * visitor that an address has an account.
  */
 export type GetUserInfo = (
   options: WebAuthnUserInfoOptions,
@@ -79,6 +89,22 @@ export interface SimpleWebAuthnMethods {
   generateAuthenticationOptions: (options: any) => Promise<any>
   verifyRegistrationResponse: (options: any) => Promise<any>
   verifyAuthenticationResponse: (options: any) => Promise<any>
+}
+
+/**
+ * How many `webauthn-options` requests a client address may make while nobody is signed in to
+ * it, in a window. Over the limit: 429 `WebAuthnRateLimited` with `Retry-After`. Counted only
+ * when the integration gives the client's address (`@latch/sveltekit` does).
+ */
+export interface WebAuthnRateLimit {
+  /** The window, in seconds. @default 60 */
+  window?: number
+  /**
+   * Requests per client address per window. Visitors behind one address (an office, a mobile
+   * carrier's NAT) share it: raise it if many of your users sign in from one address.
+   * @default 60
+   */
+  perClient?: number
 }
 
 /** A WebAuthn provider's configuration. */
@@ -127,8 +153,17 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   simpleWebAuthn?: Partial<SimpleWebAuthnMethods>
   /** Fields of the built-in sign-in page's passkey form. @default an email field */
   formFields: Record<string, CredentialInput>
-  /** Who wants a passkey, when nobody is signed in. @default the `email` query parameter */
+  /**
+   * Who wants a passkey, when nobody is signed in. @default nobody: anonymous visitors only sign
+   * in; a signed-in user adds a passkey to their account
+   */
   getUserInfo: GetUserInfo
+  /**
+   * The limit on anonymous `webauthn-options` requests that consult a custom `getUserInfo` (the
+   * only ones whose answer can tell addresses apart), per client address; `false` for none.
+   * @default { window: 60, perClient: 60 }
+   */
+  rateLimit?: WebAuthnRateLimit | false
   /** The options the provider was created with. */
   options?: WebAuthnUserConfig
 }
@@ -139,15 +174,12 @@ export type WebAuthnUserConfig = Partial<Omit<WebAuthnConfig, "type" | "options"
   relayingParty?: Partial<RelyingParty>
 }
 
-/** The default `getUserInfo`: the `email` query parameter, looked up in the adapter. */
-export const defaultGetUserInfo: GetUserInfo = async ({ adapter }, { query }) => {
-  const email = query.email?.trim().toLowerCase()
-  if (!email) return null
-  const stored: AdapterUser | null = (await adapter.getUserByEmail?.(email)) ?? null
-  return stored
-    ? { user: stored as User & { email: string }, exists: true }
-    : { user: { email }, exists: false }
-}
+/**
+ * The default `getUserInfo`: nobody. An address typed into a form is a claim, not a proof, so a
+ * visitor who is not signed in never gets a new account from it; and since the answer never
+ * depends on the address, `webauthn-options` tells nobody which addresses have accounts.
+ */
+export const defaultGetUserInfo: GetUserInfo = () => null
 
 /**
  * A WebAuthn provider (`id: "webauthn"`). Its defaults suit passkeys too; `Passkey()` only

@@ -50,6 +50,24 @@ function setup(
   return { browser: new Browser(config), adapter, config, warn }
 }
 
+/**
+ * The `getUserInfo` of an app that proved the visitor's address by its own means (a code it
+ * mailed and checked): a new account only for those addresses.
+ */
+function provenAddresses(...addresses: string[]): WebAuthnUserConfig {
+  const proven = new Set(addresses)
+  return {
+    getUserInfo: async ({ adapter }, { query }) => {
+      const email = query.email?.trim().toLowerCase()
+      if (!email || !proven.has(email)) return null
+      const stored = await adapter.getUserByEmail?.(email)
+      return stored
+        ? { user: { ...stored, email }, exists: true }
+        : { user: { email }, exists: false }
+    },
+  }
+}
+
 async function signInAsAlice(browser: Browser) {
   const csrfToken = await browser.csrfToken()
   const response = await browser.fetch("/auth/callback/credentials", {
@@ -207,8 +225,8 @@ describe("webauthn-options", () => {
     expect(cookie.cookie.value).not.toContain(body.options.challenge)
   })
 
-  it("offers registration to a new email address, for a new account", async () => {
-    const { browser } = setup()
+  it("offers registration to a new address getUserInfo vouches for, for a new account", async () => {
+    const { browser } = setup(provenAddresses("new@example.com"))
     const { body } = await options(browser, { email: " New@Example.com " })
     expect(body.action).toBe("register")
     expect(body.options).toMatchObject({
@@ -221,19 +239,22 @@ describe("webauthn-options", () => {
   })
 
   it("offers only sign-in for an address that has an account, and refuses to register it", async () => {
-    const { browser } = setup()
+    const { browser } = setup(provenAddresses(ALICE.email))
     expect((await options(browser, { email: ALICE.email })).body.action).toBe("authenticate")
     const { response, body } = await options(browser, { email: ALICE.email, action: "register" })
-    expect(response.status).toBe(400)
-    expect(body).toMatchObject({ error: "InvalidRequest" })
+    expect(response.status).toBe(403)
+    expect(body).toMatchObject({ error: "WebAuthnRegistrationRequiresSignIn" })
     expect(setCookies(response).has(CHALLENGE_COOKIE)).toBe(false)
   })
 
-  it("refuses to register without a signed-in user or an email, and unknown actions", async () => {
+  it("refuses to register without a signed-in user, unknown actions, and a vouched-for address that is not one", async () => {
     const { browser } = setup()
-    expect((await options(browser, { action: "register" })).response.status).toBe(400)
+    expect((await options(browser, { action: "register" })).response.status).toBe(403)
     expect((await options(browser, { action: "delete" })).response.status).toBe(400)
-    expect((await options(browser, { email: "a@b@example.com" })).response.status).toBe(400)
+    const lenient = setup({
+      getUserInfo: () => ({ user: { email: "a@b@example.com" }, exists: false }),
+    })
+    expect((await options(lenient.browser)).response.status).toBe(400)
   })
 
   it("answers 404 WebAuthnNotEnabled for a path that names no WebAuthn provider", async () => {
@@ -287,10 +308,14 @@ describe("webauthn-options", () => {
     expect(seen).toEqual([`${path} alice`, `${path} newcomer`, `${path} null`])
   })
 
-  it("with getUserInfo answering null, only a signed-in user can add a passkey (no sign-up from a claimed address)", async () => {
-    const { browser, adapter } = setup({ getUserInfo: () => null })
+  it("by default, only a signed-in user can add a passkey (no sign-up from a claimed address)", async () => {
+    const { browser, adapter } = setup()
     const anonymous = await options(browser, { email: "victim@example.com", action: "register" })
-    expect(anonymous.response.status).toBe(400)
+    expect(anonymous.response.status).toBe(403)
+    expect(anonymous.body).toEqual({
+      error: "WebAuthnRegistrationRequiresSignIn",
+      message: "Sign in first, then add a passkey from your account.",
+    })
     expect(setCookies(anonymous.response).has(CHALLENGE_COOKIE)).toBe(false)
     expect((await options(browser, { email: "victim@example.com" })).body.action).toBe(
       "authenticate",
@@ -306,7 +331,8 @@ describe("webauthn-options", () => {
     const { browser } = setup({
       relyingParty: { id: "example.com", name: "Example", origin: "https://app.example.com" },
     })
-    const { body } = await options(browser, { email: "new@example.com" })
+    await signInAsAlice(browser)
+    const { body } = await options(browser, { action: "register" })
     expect(body.options.rp).toEqual({ id: "example.com", name: "Example" })
   })
 })
@@ -334,12 +360,12 @@ describe("registration", () => {
     })
   })
 
-  it("creates the account of a new address and signs it in", async () => {
+  it("creates the account of a new address getUserInfo vouches for, and signs it in", async () => {
     const createUser = vi.fn()
-    const { browser, adapter } = setup(
-      {},
-      { events: { createUser }, pages: { newUser: "/welcome" } },
-    )
+    const { browser, adapter } = setup(provenAddresses("new@example.com"), {
+      events: { createUser },
+      pages: { newUser: "/welcome" },
+    })
     const { body } = await options(browser, { email: "new@example.com" })
     const authenticator = new SoftAuthenticator()
     const { credential, response } = authenticator.create(
@@ -356,7 +382,7 @@ describe("registration", () => {
   })
 
   it("refuses a new account whose address was taken in the meantime", async () => {
-    const { browser, adapter } = setup()
+    const { browser, adapter } = setup(provenAddresses("late@example.com"))
     const { body } = await options(browser, { email: "late@example.com" })
     adapter.createUser!({ id: "u2", email: "late@example.com", emailVerified: null })
     const { response } = new SoftAuthenticator().create(ceremony(body.options.challenge))
@@ -406,7 +432,9 @@ describe("registration", () => {
 
   it("asks the signIn callback, and stores nothing when it refuses", async () => {
     const signIn = vi.fn(({ account }) => account?.type !== "webauthn")
-    const { browser, adapter } = setup({}, { callbacks: { signIn } })
+    const { browser, adapter } = setup(provenAddresses("new@example.com"), {
+      callbacks: { signIn },
+    })
     const { body } = await options(browser, { email: "new@example.com" })
     const { response } = new SoftAuthenticator().create(ceremony(body.options.challenge))
     const result = await post(browser, "register", response)

@@ -23,12 +23,13 @@ export type { SignInOptions, SignInResult, SignOutOptions, BasePathOption } from
 /** Options of `signIn` for a WebAuthn provider. */
 export interface WebAuthnSignInOptions extends SignInOptions {
   /**
-   * `"register"` adds a passkey (to the signed-in user, or to a new account for `email`),
-   * `"authenticate"` signs in with one. @default decided by the server: register for a
-   * signed-in user or a new email address, else authenticate
+   * `"register"` adds a passkey to the signed-in user's account, `"authenticate"` signs in with
+   * one. Registering without being signed in fails with `WebAuthnRegistrationRequiresSignIn`
+   * (unless the provider's `getUserInfo` vouches for a new account). @default decided by the
+   * server: register for a signed-in user, else authenticate
    */
   action?: "register" | "authenticate"
-  /** The address of a new account, or of the account to sign in to (`getUserInfo` reads it). */
+  /** Passed to the provider's `getUserInfo` (the default ignores it). */
   email?: string
   /**
    * Sign in through the browser's autofill (WebAuthn conditional mediation): the promise
@@ -66,7 +67,10 @@ const failure = (status: number, error: string): SignInResult => ({
  *
  * A ceremony that does not reach the server resolves to `{ ok: false }` with `error` set to the
  * browser's reason (`NotAllowedError` when the user cancels) or to the server's refusal of the
- * options (`InvalidRequest`), whatever `redirect` says: there is nowhere to go.
+ * options, whatever `redirect` says: there is nowhere to go. The server's refusals are
+ * `WebAuthnRegistrationRequiresSignIn` (403: sign in first, then add a passkey),
+ * `WebAuthnRateLimited` (429: too many requests from this network; try again later),
+ * `InvalidRequest` (400) and `WebAuthnNotEnabled` (404).
  *
  * @example
  * ```ts
@@ -94,7 +98,7 @@ export async function signIn(
   else if (conditional) query.set("action", "authenticate")
   if (email) query.set("email", email)
   const response = await fetch(`${root}/webauthn-options/${encodeURIComponent(provider)}?${query}`)
-  const body = (await response.json()) as {
+  const body = (await response.json().catch(() => ({}))) as {
     action?: "register" | "authenticate"
     options?: Record<string, any>
     error?: string

@@ -5,29 +5,67 @@
  *
  * Who may register:
  * - a signed-in user, for their own account;
- * - a visitor whose email (`getUserInfo`) belongs to no account yet, creating one.
+ * - a visitor `getUserInfo` vouches for as the owner of a new address (`exists: false`),
+ *   creating an account. The default `getUserInfo` vouches for nobody: an address typed into a
+ *   form is a claim, and an account made from a claim is a trap for the address's real owner.
  * A passkey is never added to an existing account by someone who is not signed in to it: that
  * would hand the account to whoever knows its address. Without `action`, a signed-in user or a
- * new address registers and everyone else authenticates.
+ * vouched-for new address registers and everyone else authenticates.
  *
- * Authentication options list no credentials to anonymous visitors (a list would tell anyone
- * which accounts exist): passkeys are discoverable, the authenticator finds its own.
+ * What it may reveal: to a visitor who is not signed in, the default answer is the same for
+ * every address (authenticate, or the refusal to register), so it tells nobody which addresses
+ * have accounts. A custom `getUserInfo` decides for itself. Authentication options list no
+ * credentials to anonymous visitors (a list would tell anyone which accounts exist): passkeys
+ * are discoverable, the authenticator finds its own. Anonymous requests that consult an app's own
+ * `getUserInfo` are rate-limited per client address.
  */
 import type { ActionContext } from "../../actions/context.js"
 import type { AdapterUser } from "../../adapters.js"
 import { InvalidRequest } from "../../errors.js"
 import { isPlainAddress } from "../email/address.js"
-import type { WebAuthnConfig, WebAuthnUserInfo } from "../../providers/webauthn.js"
+import {
+  defaultGetUserInfo,
+  type WebAuthnConfig,
+  type WebAuthnUserInfo,
+} from "../../providers/webauthn.js"
 import { callAdapter } from "../../session/adapter-call.js"
 import { signedInUserId } from "../../session/signed-in.js"
 import type { WebAuthnOptionsResponseBody } from "../../types.js"
 import { webAuthnAdapter } from "./adapter.js"
 import { createCeremony } from "./challenge.js"
 import { simpleWebAuthn } from "./library.js"
+import { optionsRetryAfter } from "./rate-limit.js"
 import { relyingParty, webAuthnRequest } from "./relying-party.js"
 import { credentialDescriptor, userHandle } from "./encoding.js"
 
 type Action = WebAuthnOptionsResponseBody["action"]
+
+/** Why no options were made: answered as JSON `{ error, message }` with `status`. */
+export interface OptionsRefusal {
+  status: 403 | 429
+  error: "WebAuthnRegistrationRequiresSignIn" | "WebAuthnRateLimited"
+  message: string
+  /** Seconds until the client may ask again (429). */
+  retryAfter?: number
+}
+
+/** The options, or why there are none. */
+export type OptionsOutcome = { body: WebAuthnOptionsResponseBody } | { refusal: OptionsRefusal }
+
+const SIGN_IN_FIRST: OptionsRefusal = {
+  status: 403,
+  error: "WebAuthnRegistrationRequiresSignIn",
+  message: "Sign in first, then add a passkey from your account.",
+}
+
+function tooMany(retryAfter: number): OptionsRefusal {
+  return {
+    status: 429,
+    error: "WebAuthnRateLimited",
+    message: `Too many passkey requests from your network. Try again in ${retryAfter} seconds.`,
+    retryAfter,
+  }
+}
 
 /** The action asked for in the query, checked. */
 function requestedAction(ctx: ActionContext): Action | undefined {
@@ -37,18 +75,23 @@ function requestedAction(ctx: ActionContext): Action | undefined {
   throw new InvalidRequest('"action" must be "register" or "authenticate"')
 }
 
-/** Who the ceremony is for: the signed-in user, or what `getUserInfo` says of the visitor. */
-async function whoIsAsking(
+/** The signed-in user, if any. */
+async function signedInUser(ctx: ActionContext): Promise<AdapterUser | null> {
+  const currentId = await signedInUserId(ctx)
+  if (!currentId) return null
+  const adapter = webAuthnAdapter(ctx)
+  return callAdapter("getUser", () => adapter.getUser(currentId))
+}
+
+/** What `getUserInfo` says of an anonymous visitor: a new account it vouches for, or null. */
+async function newAccountInfo(
   ctx: ActionContext,
   provider: WebAuthnConfig,
-  requested: Action | undefined,
-): Promise<{ current: AdapterUser | null; info: WebAuthnUserInfo | null }> {
+): Promise<WebAuthnUserInfo | null> {
   const adapter = webAuthnAdapter(ctx)
-  const currentId = await signedInUserId(ctx)
-  const current = currentId ? await callAdapter("getUser", () => adapter.getUser(currentId)) : null
-  if (current || requested === "authenticate") return { current, info: null }
   const info = await provider.getUserInfo({ adapter, provider }, webAuthnRequest(ctx))
-  return { current: null, info: info && typeof info.user?.email === "string" ? info : null }
+  const valid = info && typeof info.user?.email === "string" && info.exists === false
+  return valid ? info : null
 }
 
 /** The address of a new account: it becomes the user's email, so it must be one plain address. */
@@ -56,29 +99,6 @@ function newAccountEmail(info: WebAuthnUserInfo): string {
   const email = info.user.email.trim().toLowerCase()
   if (!isPlainAddress(email)) throw new InvalidRequest("The email address is not one plain address")
   return email
-}
-
-function decide(
-  requested: Action | undefined,
-  current: AdapterUser | null,
-  info: WebAuthnUserInfo | null,
-): Action {
-  if (requested === "authenticate") return "authenticate"
-  if (current) return "register"
-  if (requested === "register") {
-    if (!info) {
-      throw new InvalidRequest(
-        "Registering a passkey needs a signed-in user or an email address (the `email` parameter)",
-      )
-    }
-    if (info.exists) {
-      throw new InvalidRequest(
-        "This email address already has an account: sign in to it to add a passkey",
-      )
-    }
-    return "register"
-  }
-  return info && !info.exists ? "register" : "authenticate"
 }
 
 async function registrationOptions(
@@ -150,28 +170,58 @@ async function authenticationOptions(
   return options
 }
 
+async function authenticate(
+  ctx: ActionContext,
+  provider: WebAuthnConfig,
+  current: AdapterUser | null,
+): Promise<OptionsOutcome> {
+  return {
+    body: { action: "authenticate", options: await authenticationOptions(ctx, provider, current) },
+  }
+}
+
+async function register(
+  ctx: ActionContext,
+  provider: WebAuthnConfig,
+  user: { id: string; email?: string; name?: string },
+  exists: boolean,
+): Promise<OptionsOutcome> {
+  return {
+    body: { action: "register", options: await registrationOptions(ctx, provider, user, exists) },
+  }
+}
+
 /** The options for the ceremony this request calls for; sets the challenge cookie. */
 export async function webAuthnCeremonyOptions(
   ctx: ActionContext,
   provider: WebAuthnConfig,
-): Promise<WebAuthnOptionsResponseBody> {
+): Promise<OptionsOutcome> {
   const requested = requestedAction(ctx)
-  const { current, info } = await whoIsAsking(ctx, provider, requested)
-  const action = decide(requested, current, info)
-  if (action === "authenticate") {
-    return { action, options: await authenticationOptions(ctx, provider, current) }
+  const current = await signedInUser(ctx)
+  if (current) {
+    if (requested === "authenticate") return authenticate(ctx, provider, current)
+    const { id, email, name } = current
+    return register(ctx, provider, { id, email: email || undefined, name: name ?? undefined }, true)
   }
-  const user = current
-    ? {
-        id: current.id,
-        email: current.email || undefined,
-        name: current.name ?? undefined,
-      }
-    : {
-        // The account's id, chosen now so that the credential's user handle names it.
-        id: crypto.randomUUID(),
-        email: newAccountEmail(info!),
-        name: info!.user.name ?? undefined,
-      }
-  return { action, options: await registrationOptions(ctx, provider, user, current !== null) }
+
+  // Only an app's own getUserInfo can tell addresses apart; the default answers every address
+  // alike, so counting its requests (a counter write per sign-in page view) would buy nothing.
+  const asksApp = requested !== "authenticate" && provider.getUserInfo !== defaultGetUserInfo
+  if (asksApp) {
+    const retryAfter = await optionsRetryAfter(ctx, provider)
+    if (retryAfter !== undefined) return { refusal: tooMany(retryAfter) }
+  }
+  const info = asksApp ? await newAccountInfo(ctx, provider) : null
+  if (info) {
+    // The account's id is chosen now, so that the credential's user handle names it.
+    const user = {
+      id: crypto.randomUUID(),
+      email: newAccountEmail(info),
+      name: info.user.name ?? undefined,
+    }
+    return register(ctx, provider, user, false)
+  }
+  // Nobody vouched for a new account: the same refusal whether the address has one or not.
+  if (requested === "register") return { refusal: SIGN_IN_FIRST }
+  return authenticate(ctx, provider, null)
 }
