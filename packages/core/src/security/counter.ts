@@ -1,10 +1,17 @@
 /**
  * Expiring counters, for what must hold across every instance of an app: the email sign-in rate
- * limit and the single use of a passkey challenge.
+ * limit, the single use of a passkey challenge, and the rate limit of passkey options.
  *
  * They live in the adapter (`incrementCounter`) so that every instance sees the same count. An
  * adapter without it gets counters in this process's memory: correct for one instance, per
- * instance with several. That is logged once, as the `memory-counter` warning.
+ * instance with several. That is logged once per process, as the `memory-counter` warning.
+ *
+ * The memory store is one per process, not one per configuration object: an app may build its
+ * configuration per request (a lazy `SvelteKitAuth(async (event) => …)`), and an integration may
+ * run one configuration as several objects (the handle and the form actions). Counters per
+ * object would start from zero each time — a spent challenge usable again, a rate limit that
+ * never trips. Sharing one store is safe: every key is an HMAC under the configuration's secret,
+ * so configurations with different secrets never meet in it.
  */
 import type { ResolvedConfig } from "../config/resolve.js"
 import { hmacSha256Hex } from "../lib/crypto.js"
@@ -16,6 +23,12 @@ export type Increment = (key: string, expires: Date) => Promise<number>
 interface MemoryCounter {
   count: number
   expires: number
+}
+
+/** The process's memory store, and whether its warning was printed. */
+interface MemoryStore {
+  increment: Increment
+  warned: boolean
 }
 
 /** A process-local counter store: a Map swept of expired entries as it grows. */
@@ -35,9 +48,18 @@ function memoryCounters(): Increment {
   }
 }
 
-const fallbacks = new WeakMap<ResolvedConfig, Increment>()
+/**
+ * On `globalThis` under a registered symbol, so that two copies of this module in one process
+ * (an app bundling one, a dependency importing another) still share one store.
+ */
+const STORE = Symbol.for("latch.memory-counters")
 
-/** The configuration's counter store: the adapter's, or one in memory (warned about once). */
+function memoryStore(): MemoryStore {
+  const holder = globalThis as typeof globalThis & { [STORE]?: MemoryStore }
+  return (holder[STORE] ??= { increment: memoryCounters(), warned: false })
+}
+
+/** The configuration's counter store: the adapter's, or the process's memory (warned once). */
 export function counters(config: ResolvedConfig): Increment {
   const adapter = config.adapter
   if (adapter && typeof adapter.incrementCounter === "function") {
@@ -45,13 +67,12 @@ export function counters(config: ResolvedConfig): Increment {
     return (key, expires) =>
       callAdapter("incrementCounter", async () => Number(await increment(key, expires)))
   }
-  let fallback = fallbacks.get(config)
-  if (!fallback) {
+  const store = memoryStore()
+  if (!store.warned) {
+    store.warned = true
     config.logger.warn("memory-counter")
-    fallback = memoryCounters()
-    fallbacks.set(config, fallback)
   }
-  return fallback
+  return store.increment
 }
 
 /**

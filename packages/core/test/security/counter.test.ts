@@ -25,21 +25,36 @@ describe("counters", () => {
     await expect(increment("k", inAMinute())).rejects.toMatchObject({ type: "AdapterError" })
   })
 
-  it("fall back to memory with one memory-counter warning", async () => {
+  it("fall back to memory with one memory-counter warning per process", async () => {
     const warn = vi.fn()
-    const config = resolveConfig(testConfig({ logger: { warn, error() {}, debug() {} } }))
+    const logger = { warn, error() {}, debug() {} }
+    const config = resolveConfig(testConfig({ logger }))
     const increment = counters(config)
-    expect(await increment("k", inAMinute())).toBe(1)
-    expect(await counters(config)("k", inAMinute())).toBe(2)
-    expect(await increment("other", inAMinute())).toBe(1)
+    expect(await increment("fallback", inAMinute())).toBe(1)
+    expect(await counters(config)("fallback", inAMinute())).toBe(2)
+    expect(await increment("fallback-other", inAMinute())).toBe(1)
+    // Another configuration object, as a lazy configuration makes per request: no new warning.
+    counters(resolveConfig(testConfig({ logger })))
     expect(warn.mock.calls).toEqual([["memory-counter"]])
+  })
+
+  it("in memory, are one store per process, whatever the configuration object", async () => {
+    const one = counters(resolveConfig(testConfig()))
+    const two = counters(resolveConfig(testConfig({ basePath: "/elsewhere" })))
+    expect(await one("shared", inAMinute())).toBe(1)
+    expect(await two("shared", inAMinute())).toBe(2)
+    // Kept on globalThis under a registered symbol: a second copy of the module finds it.
+    const store = (globalThis as Record<symbol, { increment: unknown }>)[
+      Symbol.for("latch.memory-counters")
+    ]
+    expect(store?.increment).toBe(one)
   })
 
   it("in memory, restart an expired counter", async () => {
     const increment = counters(resolveConfig(testConfig()))
-    expect(await increment("k", new Date(Date.now() - 1))).toBe(1)
-    expect(await increment("k", inAMinute())).toBe(1)
-    expect(await increment("k", inAMinute())).toBe(2)
+    expect(await increment("expiring", new Date(Date.now() - 1))).toBe(1)
+    expect(await increment("expiring", inAMinute())).toBe(1)
+    expect(await increment("expiring", inAMinute())).toBe(2)
   })
 
   it("keys hide the value counted and differ per prefix and secret", async () => {
