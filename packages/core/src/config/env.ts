@@ -107,7 +107,10 @@ export function setEnvDefaults(env: Env, config: AuthConfig): void {
     const filled: Record<string, unknown> = { ...resolved }
     filled.clientId ??= env[`AUTH_${name}_ID`]
     filled.clientSecret ??= env[`AUTH_${name}_SECRET`]
-    if (resolved.type === "oidc") filled.issuer ??= env[`AUTH_${name}_ISSUER`]
+    // Any OAuth provider, as Auth.js does: a provider that cannot use an issuer refuses it when
+    // the configuration is resolved, rather than ignoring it (`normalizeProviders`).
+    const issuer = env[`AUTH_${name}_ISSUER`]
+    if (issuer) filled.issuer ??= issuer
     return filled as ProviderConfig
   })
 }

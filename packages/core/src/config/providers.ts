@@ -9,6 +9,12 @@ import type {
   ProviderConfig,
 } from "../providers/index.js"
 import type { Env } from "./env.js"
+import {
+  finishProvider,
+  issuerFromEnv,
+  type FinishContext,
+  type RuledProvider,
+} from "../lib/provider-rules.js"
 
 /** A provider as the flows see it: a configuration object with `id`, `name` and `type`. */
 export type InternalProvider = ProviderConfig
@@ -104,23 +110,45 @@ function isURL(value: unknown): boolean {
   }
 }
 
-/** Fills an OAuth provider's client id, secret and issuer from the environment; checks them. */
+/** The client authentication methods the token request knows (`http.ts` `clientOf`). */
+const authMethods = new Set(["client_secret_basic", "client_secret_post", "none"])
+
+/**
+ * Fills an OAuth provider's client id, secret and issuer from the environment, lets a built-in
+ * provider settle what its options and variables mean (or refuse them), and checks the result.
+ */
 function normalizeOAuth(
   provider: OAuthProviderConfig,
   where: string,
   env: Env,
 ): OAuthProviderConfig {
   const name = envName(provider.id)
-  const filled: OAuthProviderConfig = {
+  const envIssuerName = `AUTH_${name}_ISSUER`
+  const context: FinishContext = {
+    envIssuer: env[envIssuerName] || undefined,
+    envIssuerName,
+    fail(message) {
+      throw new InvalidProvider(`${where} ("${provider.id}") ${message}`)
+    },
+  }
+  const withClient: OAuthProviderConfig = {
     ...provider,
     clientId: provider.clientId ?? env[`AUTH_${name}_ID`],
     clientSecret: provider.clientSecret ?? env[`AUTH_${name}_SECRET`],
-    issuer: provider.issuer ?? (provider.type === "oidc" ? env[`AUTH_${name}_ISSUER`] : undefined),
   }
+  // A variable that narrows who signs in is used or refused, never ignored: the provider's own
+  // step decides what its issuer may be; any other provider takes AUTH_<ID>_ISSUER as its issuer.
+  const finish = (provider as RuledProvider)[finishProvider]
+  const filled = finish ? finish(withClient, context) : issuerFromEnv(withClient, context)
   if (!filled.clientId) {
     throw new InvalidProvider(`${where} ("${provider.id}") has no clientId: set AUTH_${name}_ID`)
   }
   const method = filled.client?.token_endpoint_auth_method ?? "client_secret_basic"
+  if (!authMethods.has(method)) {
+    throw new InvalidProvider(
+      `${where} ("${provider.id}") has client.token_endpoint_auth_method "${String(method)}", which this version does not support: use client_secret_basic, client_secret_post or none`,
+    )
+  }
   if (method !== "none" && !filled.clientSecret) {
     throw new InvalidProvider(
       `${where} ("${provider.id}") has no clientSecret: set AUTH_${name}_SECRET, or client.token_endpoint_auth_method "none" for a public client`,

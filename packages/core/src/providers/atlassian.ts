@@ -5,6 +5,7 @@
  */
 import type { OAuthConfig, OAuthUserConfig } from "./index.js"
 import { withDefaults } from "../lib/endpoint.js"
+import { fixedEndpoints, withFinish } from "../lib/provider-rules.js"
 
 /**
  * The account, as `GET https://api.atlassian.com/me` (User Identity API, scope `read:me`)
@@ -61,7 +62,7 @@ export default function Atlassian<P extends AtlassianProfile = AtlassianProfile>
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {
   const { authorization, ...rest } = options
-  return {
+  const provider: OAuthConfig<P> = {
     id: "atlassian",
     name: "Atlassian",
     type: "oauth",
@@ -82,4 +83,5 @@ export default function Atlassian<P extends AtlassianProfile = AtlassianProfile>
     style: { brandColor: "#0052cc", text: "#ffffff" },
     ...rest,
   }
+  return withFinish(provider, fixedEndpoints())
 }

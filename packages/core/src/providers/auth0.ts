@@ -6,6 +6,7 @@
 import type { OAuthUserConfig, OIDCConfig } from "./index.js"
 import { userFromClaims } from "../lib/claims.js"
 import { withDefaults } from "../lib/endpoint.js"
+import { narrowingParam, withFinish, type SignInFacts } from "../lib/provider-rules.js"
 
 /**
  * The claims of an Auth0 ID token with the `openid profile email` scopes.
@@ -30,6 +31,23 @@ export interface Auth0Profile {
 }
 
 /**
+ * Whether the ID token names the configured organization: by ID (`org_…`) in `org_id`, else by
+ * name in `org_name` (names are compared without case).
+ *
+ * @see https://auth0.com/docs/manage-users/organizations/using-tokens
+ */
+function checkOrganization(organization: string, { claims }: SignInFacts): string | undefined {
+  const byId = organization.startsWith("org_")
+  const claim = claims?.[byId ? "org_id" : "org_name"]
+  const same = byId
+    ? claim === organization
+    : typeof claim === "string" && claim.toLowerCase() === organization.toLowerCase()
+  return same
+    ? undefined
+    : `the user signed in to organization ${String(claim)}, not ${organization}`
+}
+
+/**
  * Adds Auth0 sign-in.
  *
  * Create a "Regular Web Application" in the Auth0 dashboard with the allowed callback URL
@@ -39,6 +57,12 @@ export interface Auth0Profile {
  * - `AUTH_AUTH0_SECRET`: the client secret
  * - `AUTH_AUTH0_ISSUER`: your tenant's domain as a URL, e.g. `https://example.us.auth0.com` (or a
  *   custom domain)
+ *
+ * `organization` (an organization ID `org_…`, or its name) signs users in to one of your Auth0
+ * Organizations: Latch refuses (`AccessDenied`) any sign-in whose ID token names another
+ * organization in `org_id` (or `org_name`), and a sign-in request cannot replace the value.
+ * `connection` only picks the login page's connection: enable the connections you accept for the
+ * application in Auth0.
  *
  * @example
  * ```ts
@@ -54,7 +78,7 @@ export default function Auth0<P extends Auth0Profile = Auth0Profile>(
   options: OAuthUserConfig<P> = {},
 ): OIDCConfig<P> {
   const { authorization, ...rest } = options
-  return {
+  const provider: OIDCConfig<P> = {
     id: "auth0",
     name: "Auth0",
     type: "oidc",
@@ -63,4 +87,5 @@ export default function Auth0<P extends Auth0Profile = Auth0Profile>(
     style: { brandColor: "#eb5424", text: "#ffffff" },
     ...rest,
   }
+  return withFinish(provider, narrowingParam("organization", checkOrganization))
 }

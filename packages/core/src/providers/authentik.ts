@@ -6,6 +6,7 @@
 import type { OAuthUserConfig, OIDCConfig } from "./index.js"
 import { userFromClaims } from "../lib/claims.js"
 import { withDefaults } from "../lib/endpoint.js"
+import { issuerFromEnv, withFinish, type FinishProvider } from "../lib/provider-rules.js"
 
 /**
  * The claims of an authentik ID token with the default scope mappings (`openid`, `profile`,
@@ -28,6 +29,17 @@ export interface AuthentikProfile {
   [claim: string]: unknown
 }
 
+function withSlash(issuer: string): string {
+  return issuer.endsWith("/") ? issuer : `${issuer}/`
+}
+
+/** The issuer from the options or AUTH_AUTHENTIK_ISSUER, with its slash either way. */
+const finish: FinishProvider = (provider, context) =>
+  issuerFromEnv(
+    { ...provider, issuer: provider.issuer && withSlash(provider.issuer) },
+    { ...context, envIssuer: context.envIssuer && withSlash(context.envIssuer) },
+  )
+
 /**
  * Adds authentik sign-in.
  *
@@ -39,8 +51,8 @@ export interface AuthentikProfile {
  * - `AUTH_AUTHENTIK_ISSUER`: the provider's issuer, with its trailing slash, e.g.
  *   `https://authentik.example.com/application/o/my-app/`
  *
- * The issuer must match the one authentik announces exactly: with the trailing slash. An
- * `issuer` passed in code gets the slash added when it lacks one.
+ * The issuer must match the one authentik announces exactly: with the trailing slash, which is
+ * added when it lacks one, in code or in the variable.
  *
  * @example
  * ```ts
@@ -53,8 +65,8 @@ export default function Authentik<P extends AuthentikProfile = AuthentikProfile>
   options: OAuthUserConfig<P> = {},
 ): OIDCConfig<P> {
   const { authorization, ...rest } = options
-  if (rest.issuer && !rest.issuer.endsWith("/")) rest.issuer = `${rest.issuer}/`
-  return {
+  if (rest.issuer) rest.issuer = withSlash(rest.issuer)
+  const provider: OIDCConfig<P> = {
     id: "authentik",
     name: "authentik",
     type: "oidc",
@@ -63,4 +75,5 @@ export default function Authentik<P extends AuthentikProfile = AuthentikProfile>
     style: { brandColor: "#fd4b2d", text: "#ffffff" },
     ...rest,
   }
+  return withFinish(provider, finish)
 }

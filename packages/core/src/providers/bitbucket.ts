@@ -5,6 +5,7 @@
  */
 import type { OAuthConfig, OAuthUserConfig, ProviderFetch } from "./index.js"
 import { withDefaults } from "../lib/endpoint.js"
+import { fixedEndpoints, withFinish } from "../lib/provider-rules.js"
 
 /**
  * The account, as `GET /2.0/user` returns it, with `email` added by Latch from
@@ -88,7 +89,7 @@ export default function Bitbucket<P extends BitbucketProfile = BitbucketProfile>
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {
   const { authorization, ...rest } = options
-  return {
+  const provider: OAuthConfig<P> = {
     id: "bitbucket",
     name: "Bitbucket",
     type: "oauth",
@@ -107,4 +108,5 @@ export default function Bitbucket<P extends BitbucketProfile = BitbucketProfile>
     style: { brandColor: "#2684ff", text: "#ffffff" },
     ...rest,
   }
+  return withFinish(provider, fixedEndpoints())
 }

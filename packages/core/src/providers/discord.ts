@@ -5,6 +5,7 @@
  */
 import type { OAuthConfig, OAuthUserConfig } from "./index.js"
 import { withDefaults } from "../lib/endpoint.js"
+import { fixedEndpoints, withFinish } from "../lib/provider-rules.js"
 
 /**
  * The user object of `GET /users/@me`; `email` and `verified` need the `email` scope.
@@ -76,7 +77,7 @@ export default function Discord<P extends DiscordProfile = DiscordProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {
   const { authorization, ...rest } = options
-  return {
+  const provider: OAuthConfig<P> = {
     id: "discord",
     name: "Discord",
     type: "oauth",
@@ -96,4 +97,5 @@ export default function Discord<P extends DiscordProfile = DiscordProfile>(
     style: { brandColor: "#5865f2", text: "#ffffff" },
     ...rest,
   }
+  return withFinish(provider, fixedEndpoints())
 }

@@ -5,6 +5,7 @@
  */
 import type { OAuthConfig, OAuthUserConfig } from "./index.js"
 import { withDefaults } from "../lib/endpoint.js"
+import { fixedEndpoints, withFinish } from "../lib/provider-rules.js"
 
 /**
  * The fields Latch asks the Graph API's `/me` for: `id,name,email,picture`.
@@ -47,7 +48,7 @@ export default function Facebook<P extends FacebookProfile = FacebookProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {
   const { authorization, ...rest } = options
-  return {
+  const provider: OAuthConfig<P> = {
     id: "facebook",
     name: "Facebook",
     type: "oauth",
@@ -68,4 +69,5 @@ export default function Facebook<P extends FacebookProfile = FacebookProfile>(
     style: { brandColor: "#1877f2", text: "#ffffff" },
     ...rest,
   }
+  return withFinish(provider, fixedEndpoints())
 }

@@ -6,6 +6,7 @@
  */
 import type { OAuthConfig, OAuthUserConfig, ProviderFetch } from "./index.js"
 import { withDefaults } from "../lib/endpoint.js"
+import { fixedEndpoints, withFinish } from "../lib/provider-rules.js"
 
 /**
  * The authenticated user, as `GET /user` of the GitHub REST API returns it. With a token that
@@ -105,7 +106,9 @@ async function fetchUser(api: string, accessToken: string, fetch: ProviderFetch)
  *
  * The profile is read from `GET /user`; when the user's email is private it is the primary
  * verified address from `GET /user/emails`. The default scope is `read:user user:email`. GitHub
- * supports PKCE, which Latch uses with `state`.
+ * supports PKCE, which Latch uses with `state`. `issuer` (or `AUTH_GITHUB_ISSUER`) may only be
+ * GitHub's own, `https://github.com/login/oauth` (`<baseUrl>/login/oauth`): the callback's RFC 9207
+ * `iss` is then checked against it. Any other is refused, since the endpoints stay GitHub's.
  *
  * @example
  * ```ts
@@ -124,7 +127,7 @@ export default function GitHub<P extends GitHubProfile = GitHubProfile>(
   const { baseUrl, authorization, ...rest } = options
   const web = (baseUrl ?? "https://github.com").replace(/\/+$/, "")
   const api = baseUrl ? `${web}/api/v3` : "https://api.github.com"
-  return {
+  const provider: OAuthConfig<P> = {
     id: "github",
     name: "GitHub",
     type: "oauth",
@@ -147,4 +150,8 @@ export default function GitHub<P extends GitHubProfile = GitHubProfile>(
     style: { brandColor: "#24292f", text: "#ffffff" },
     ...rest,
   }
+  return withFinish(
+    provider,
+    fixedEndpoints(`${web}/login/oauth`, "for GitHub Enterprise Server, pass baseUrl"),
+  )
 }

@@ -5,6 +5,7 @@
  */
 import type { OAuthConfig, OAuthUserConfig } from "./index.js"
 import { withDefaults } from "../lib/endpoint.js"
+import { fixedEndpoints, withFinish } from "../lib/provider-rules.js"
 
 /**
  * The authenticated user, as `GET /api/v4/user` returns it.
@@ -53,7 +54,8 @@ export interface GitLabOptions<P extends GitLabProfile> extends OAuthUserConfig<
  * - `AUTH_GITLAB_ID`: the application ID
  * - `AUTH_GITLAB_SECRET`: the secret
  *
- * The profile is `GET /api/v4/user`. For a self-managed instance pass `baseUrl`.
+ * The profile is `GET /api/v4/user`. For a self-managed instance pass `baseUrl`: an `issuer` (or
+ * `AUTH_GITLAB_ISSUER`) would not move the sign-in off gitlab.com, so it is refused.
  *
  * @example
  * ```ts
@@ -69,7 +71,7 @@ export default function GitLab<P extends GitLabProfile = GitLabProfile>(
 ): OAuthConfig<P> {
   const { baseUrl, authorization, ...rest } = options
   const base = (baseUrl ?? "https://gitlab.com").replace(/\/+$/, "")
-  return {
+  const provider: OAuthConfig<P> = {
     id: "gitlab",
     name: "GitLab",
     type: "oauth",
@@ -85,4 +87,8 @@ export default function GitLab<P extends GitLabProfile = GitLabProfile>(
     style: { brandColor: "#fc6d26", text: "#ffffff" },
     ...rest,
   }
+  return withFinish(
+    provider,
+    fixedEndpoints(undefined, "for a self-managed instance, pass baseUrl"),
+  )
 }

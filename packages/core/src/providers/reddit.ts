@@ -5,6 +5,7 @@
  */
 import type { OAuthConfig, OAuthUserConfig } from "./index.js"
 import { withDefaults } from "../lib/endpoint.js"
+import { fixedEndpoints, withFinish } from "../lib/provider-rules.js"
 
 /**
  * The identity of the user, as `GET /api/v1/me` (scope `identity`) returns it.
@@ -62,7 +63,7 @@ export default function Reddit<P extends RedditProfile = RedditProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {
   const { authorization, ...rest } = options
-  return {
+  const provider: OAuthConfig<P> = {
     id: "reddit",
     name: "Reddit",
     type: "oauth",
@@ -95,4 +96,5 @@ export default function Reddit<P extends RedditProfile = RedditProfile>(
     style: { brandColor: "#ff4500", text: "#ffffff" },
     ...rest,
   }
+  return withFinish(provider, fixedEndpoints())
 }

@@ -6,6 +6,7 @@
 import type { OAuthUserConfig, OIDCConfig } from "./index.js"
 import { userFromClaims } from "../lib/claims.js"
 import { withDefaults } from "../lib/endpoint.js"
+import { narrowingParam, withFinish, type SignInFacts } from "../lib/provider-rules.js"
 
 /**
  * The claims of a Sign in with Slack ID token.
@@ -34,6 +35,18 @@ export interface SlackProfile {
 }
 
 /**
+ * Whether the ID token names the configured workspace.
+ *
+ * @see https://docs.slack.dev/authentication/sign-in-with-slack/
+ */
+function checkTeam(team: string, { claims }: SignInFacts): string | undefined {
+  const signedIn = claims?.["https://slack.com/team_id"]
+  return signedIn === team
+    ? undefined
+    : `the user signed in to workspace ${String(signedIn)}, not ${team}`
+}
+
+/**
  * Adds Slack sign-in.
  *
  * Create a Slack app; under "OAuth & Permissions" add the redirect URL
@@ -45,13 +58,17 @@ export interface SlackProfile {
  * Issuer `https://slack.com`; scope `openid profile email`. A user ID is unique within its
  * workspace: `https://slack.com/team_id` says which one.
  *
+ * `team` (a workspace ID) limits who may sign in: Slack only tries to sign the user in to that
+ * workspace, so Latch also refuses (`AccessDenied`) any sign-in whose ID token names another
+ * `https://slack.com/team_id`, and a sign-in request cannot replace the value.
+ *
  * @example
  * ```ts
  * import Slack from "@latch/core/providers/slack"
  *
  * export const config = { providers: [Slack] }
  *
- * // Skip the workspace picker:
+ * // Only the members of one workspace:
  * Slack({ authorization: { params: { team: "T0123456" } } })
  * ```
  */
@@ -59,7 +76,7 @@ export default function Slack<P extends SlackProfile = SlackProfile>(
   options: OAuthUserConfig<P> = {},
 ): OIDCConfig<P> {
   const { authorization, ...rest } = options
-  return {
+  const provider: OIDCConfig<P> = {
     id: "slack",
     name: "Slack",
     type: "oidc",
@@ -69,4 +86,5 @@ export default function Slack<P extends SlackProfile = SlackProfile>(
     style: { brandColor: "#4a154b", text: "#ffffff" },
     ...rest,
   }
+  return withFinish(provider, narrowingParam("team", checkTeam))
 }

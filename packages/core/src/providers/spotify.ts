@@ -5,6 +5,7 @@
  */
 import type { OAuthConfig, OAuthUserConfig } from "./index.js"
 import { withDefaults } from "../lib/endpoint.js"
+import { fixedEndpoints, withFinish } from "../lib/provider-rules.js"
 
 /** One of the user's profile images. */
 export interface SpotifyImage {
@@ -62,7 +63,7 @@ export default function Spotify<P extends SpotifyProfile = SpotifyProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {
   const { authorization, ...rest } = options
-  return {
+  const provider: OAuthConfig<P> = {
     id: "spotify",
     name: "Spotify",
     type: "oauth",
@@ -82,4 +83,5 @@ export default function Spotify<P extends SpotifyProfile = SpotifyProfile>(
     style: { brandColor: "#1db954", text: "#ffffff" },
     ...rest,
   }
+  return withFinish(provider, fixedEndpoints())
 }

@@ -5,6 +5,7 @@
  */
 import type { OAuthConfig, OAuthUserConfig } from "./index.js"
 import { withDefaults } from "../lib/endpoint.js"
+import { fixedEndpoints, withFinish } from "../lib/provider-rules.js"
 
 /**
  * The answer of the X API v2 `GET /2/users/me`: the user is under `data`.
@@ -65,7 +66,7 @@ export default function Twitter<P extends TwitterProfile = TwitterProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {
   const { authorization, ...rest } = options
-  return {
+  const provider: OAuthConfig<P> = {
     id: "twitter",
     name: "X",
     type: "oauth",
@@ -86,4 +87,5 @@ export default function Twitter<P extends TwitterProfile = TwitterProfile>(
     style: { brandColor: "#000000", text: "#ffffff" },
     ...rest,
   }
+  return withFinish(provider, fixedEndpoints())
 }

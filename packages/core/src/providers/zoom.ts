@@ -5,6 +5,7 @@
  */
 import type { OAuthConfig, OAuthUserConfig } from "./index.js"
 import { withDefaults } from "../lib/endpoint.js"
+import { fixedEndpoints, withFinish } from "../lib/provider-rules.js"
 
 /**
  * The user, as `GET /v2/users/me` returns it.
@@ -56,7 +57,7 @@ export default function Zoom<P extends ZoomProfile = ZoomProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {
   const { authorization, ...rest } = options
-  return {
+  const provider: OAuthConfig<P> = {
     id: "zoom",
     name: "Zoom",
     type: "oauth",
@@ -75,4 +76,5 @@ export default function Zoom<P extends ZoomProfile = ZoomProfile>(
     style: { brandColor: "#0b5cff", text: "#ffffff" },
     ...rest,
   }
+  return withFinish(provider, fixedEndpoints())
 }

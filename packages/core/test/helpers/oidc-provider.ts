@@ -28,8 +28,16 @@ import Provider, {
 export const APP_ORIGIN = "http://localhost:3000"
 export const PROXY_ORIGIN = "http://proxy.localhost:4000"
 
-/** The provider ids the clients accept callbacks for. */
-export const PROVIDER_IDS = ["op", "oauth"] as const
+/** The provider ids the clients accept callbacks for: the tests' own, and built-in ones. */
+export const PROVIDER_IDS = [
+  "op",
+  "oauth",
+  "microsoft-entra-id",
+  "google",
+  "slack",
+  "auth0",
+  "zitadel",
+] as const
 
 /** Users of the provider. */
 export const ACCOUNTS = {
@@ -53,6 +61,17 @@ export const ACCOUNTS = {
       name: "Bob",
       preferred_username: "bob",
       picture: "https://img.example/bob.png",
+    },
+  },
+  carol: {
+    password: "singer",
+    claims: {
+      sub: "carol",
+      email: "carol@example.org",
+      email_verified: true,
+      name: "Carol",
+      preferred_username: "carol",
+      picture: "https://img.example/carol.png",
     },
   },
 } as const
@@ -161,8 +180,13 @@ function memoryStorage(): (model: string) => Adapter {
 
 /** A running provider. */
 export interface OP {
-  /** `http://127.0.0.1:<port>` and the mount path, if any: the base of the provider's endpoints. */
+  /**
+   * The issuer identifier: `base`, unless `OPOptions.issuer` names another (a test then routes
+   * that URL's discovery document to `base`).
+   */
   issuer: string
+  /** `http://127.0.0.1:<port>` and the mount path, if any: the base of the provider's endpoints. */
+  base: string
   provider: Provider
   /** The provider's endpoints (as its discovery document names them). */
   endpoints: { authorization: string; token: string; userinfo: string; jwks: string; api: string }
@@ -180,10 +204,13 @@ async function signingKey() {
   }
 }
 
-function findAccount(_ctx: unknown, id: string): Account | undefined {
-  const account = ACCOUNTS[id as AccountName]
-  if (!account) return undefined
-  return { accountId: id, claims: () => ({ ...account.claims }) }
+/** The accounts of a provider, each with its claims and the provider's extra claims for it. */
+function accountFinder(extra: OPOptions["claims"] = {}) {
+  return (_ctx: unknown, id: string): Account | undefined => {
+    if (!Object.hasOwn(ACCOUNTS, id)) return undefined
+    const { claims } = ACCOUNTS[id as AccountName]
+    return { accountId: id, claims: () => ({ ...claims, ...extra[id as AccountName] }) }
+  }
 }
 
 function escapeHtml(text: string): string {
@@ -317,6 +344,14 @@ export interface OPOptions {
   path?: string
   /** Merged over the test configuration. */
   configuration?: Partial<Configuration>
+  /**
+   * The issuer identifier to announce and sign ID tokens with, instead of the server's own URL:
+   * a real provider's (`https://accounts.google.com`, a Microsoft tenant's), whose discovery
+   * document the test's `fetch` then fetches from `base`. @default the server's URL
+   */
+  issuer?: string
+  /** Claims added to accounts' (a tenant's `tid`…), released with the `openid` scope. */
+  claims?: Partial<Record<AccountName, Record<string, unknown>>>
 }
 
 /** Starts a provider on 127.0.0.1 with a random free port. */
@@ -357,13 +392,15 @@ export async function startOP(options: OPOptions = {}): Promise<OP> {
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as AddressInfo
-  const issuer = `http://127.0.0.1:${port}${mount}`
+  const base = `http://127.0.0.1:${port}${mount}`
+  const issuer = options.issuer ?? base
+  const extraClaims = new Set(Object.values(options.claims ?? {}).flatMap((c) => Object.keys(c)))
 
   const configuration: Configuration = {
     clients: clientMetadata(),
-    findAccount,
+    findAccount: accountFinder(options.claims),
     claims: {
-      openid: ["sub"],
+      openid: ["sub", ...extraClaims],
       email: ["email", "email_verified"],
       profile: ["name", "preferred_username", "picture"],
     },
@@ -396,12 +433,13 @@ export async function startOP(options: OPOptions = {}): Promise<OP> {
 
   return {
     issuer,
+    base,
     provider,
     endpoints: {
-      authorization: `${issuer}/auth`,
-      token: `${issuer}/token`,
-      userinfo: `${issuer}/me`,
-      jwks: `${issuer}/jwks`,
+      authorization: `${base}/auth`,
+      token: `${base}/token`,
+      userinfo: `${base}/me`,
+      jwks: `${base}/jwks`,
       api: `http://127.0.0.1:${port}/api/user`,
     },
     requests,
@@ -489,4 +527,39 @@ export async function login(
     }
   }
   throw new Error(`Too many steps at the provider, last at ${url}`)
+}
+
+/** A URL a test's `fetch` answers: with a response, or with another URL to fetch instead. */
+export type Route = (url: URL, init: RequestInit) => Response | string | undefined
+
+/**
+ * A provider's `fetch` for built-in providers whose URLs are fixed (Google's, a Microsoft
+ * tenant's…): each route may answer a URL or send it elsewhere (to a local provider); URLs no
+ * route takes are fetched as they are, and the requested URLs are recorded.
+ */
+export function routedFetch(...routes: Route[]) {
+  const requested: string[] = []
+  const fetchFn = async (input: string, init: RequestInit): Promise<Response> => {
+    requested.push(`${init.method ?? "GET"} ${input}`)
+    const url = new URL(input)
+    for (const route of routes) {
+      const answer = route(url, init)
+      if (answer instanceof Response) return answer
+      if (typeof answer === "string") return fetch(answer, init)
+    }
+    return fetch(input, init)
+  }
+  return Object.assign(fetchFn, { requested })
+}
+
+/** A route sending an issuer's discovery document to a local provider's. */
+export function discoveryOf(issuer: string, op: OP): Route {
+  const wellKnown = `${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`
+  return (url) =>
+    url.href === wellKnown ? `${op.base}/.well-known/openid-configuration` : undefined
+}
+
+/** A route sending the URLs under `prefix` to the same paths under `target`. */
+export function prefixTo(prefix: string, target: string): Route {
+  return (url) => (url.href.startsWith(prefix) ? target + url.href.slice(prefix.length) : undefined)
 }

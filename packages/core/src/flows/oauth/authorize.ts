@@ -1,7 +1,8 @@
 /**
  * The start of an OAuth sign-in: the authorization request (RFC 6749 §4.1.1) with PKCE, state
  * and, for OpenID Connect, a nonce; the provider's `authorization.params` and the sign-in call's
- * `authorizationParams` (the query of `POST /signin/<provider>`) are merged in.
+ * `authorizationParams` (the query of `POST /signin/<provider>`) are merged in, except over the
+ * parameters a provider locks because they narrow who may sign in.
  */
 import type { ActionContext } from "../../actions/context.js"
 import { AuthError, OAuthSignInError } from "../../errors.js"
@@ -11,6 +12,7 @@ import { checksOf, nonce, pkce, state } from "./checks.js"
 import { authorizationServerOf } from "./discovery.js"
 import { endpointParams } from "./http.js"
 import { proxyOf, proxyState, redirectUriOf } from "./redirect-uri.js"
+import { keepLockedParams } from "./sign-in-rules.js"
 
 /** Parameters Latch sets itself; a sign-in call cannot override them. */
 const reserved = new Set([
@@ -42,11 +44,12 @@ export async function startOAuth(
   }
   const url = new URL(server.authorization_endpoint)
   const params = url.searchParams
-  const merged = {
+  const configured = {
     ...(provider.type === "oidc" ? { scope: "openid profile email" } : {}),
     ...endpointParams(provider.authorization),
-    ...ctx.request.query,
   }
+  const merged: Record<string, string> = { ...configured, ...ctx.request.query }
+  keepLockedParams(provider, configured, merged)
   for (const [key, value] of Object.entries(merged)) if (!reserved.has(key)) params.set(key, value)
   params.set("client_id", provider.clientId!)
   params.set("redirect_uri", redirectUriOf(ctx, provider))

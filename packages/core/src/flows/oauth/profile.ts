@@ -4,6 +4,7 @@ import { OAuthProfileParseError } from "../../errors.js"
 import { userFromClaims, type StandardClaims } from "../../lib/claims.js"
 import type { OAuthProviderConfig } from "../../providers/index.js"
 import type { Account, Profile, TokenSet, User } from "../../types.js"
+import { enforceSignInRules } from "./sign-in-rules.js"
 
 /** The default mapping: the OpenID standard claims, then common non-OIDC fields (GitHub-like). */
 function defaultProfile(profile: Profile): User {
@@ -47,12 +48,16 @@ export function accountOf(
   return account
 }
 
-/** Runs the provider's `profile` and builds the identity. */
+/**
+ * Checks the sign-in against the provider's rules (a tenant, a hosted domain…), then runs its
+ * `profile` and builds the identity.
+ */
 export async function identityOf(
   provider: OAuthProviderConfig,
   profile: Profile,
   tokens: TokenSet,
 ): Promise<Identity> {
+  enforceSignInRules(provider, profile, tokens)
   let user: User
   try {
     user = provider.profile
