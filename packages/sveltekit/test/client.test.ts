@@ -4,63 +4,16 @@
  * a `fetch` that resolves relative URLs against the app's origin, keeps cookies in a jar and
  * sends `Origin` on POSTs, as a browser does.
  */
-import { spawn, type ChildProcess } from "node:child_process"
-import { createServer } from "node:net"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import { getSession, signIn, signOut, updateSession } from "../src/lib/client.js"
+import { startApp, type RunningApp } from "./helpers/app.js"
 import { SESSION_COOKIE, setCookies } from "./helpers/event.js"
 
-const APP = fileURLToPath(new URL("./app", import.meta.url))
-const VITE = fileURLToPath(new URL("../node_modules/.bin/vite", import.meta.url))
 const SECRET = "client-test-secret-long-enough-0123456789abcdef"
 
 const realFetch = globalThis.fetch
-let server: ChildProcess | undefined
+let app: RunningApp | undefined
 let ORIGIN = ""
-let serverLog = ""
-
-/** A free TCP port on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-    })
-  })
-}
-
-/** Runs a command to completion; rejects with its output on failure. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] })
-    let output = ""
-    child.stdout.on("data", (chunk) => (output += chunk))
-    child.stderr.on("data", (chunk) => (output += chunk))
-    child.once("error", reject)
-    child.once("exit", (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`${command} ${args.join(" ")}: ${code}\n${output}`)),
-    )
-  })
-}
-
-async function waitForServer(): Promise<void> {
-  const deadline = Date.now() + 15_000
-  while (Date.now() < deadline) {
-    if (server?.exitCode !== null) throw new Error(`the app exited:\n${serverLog}`)
-    try {
-      if ((await realFetch(`${ORIGIN}/auth/providers`)).ok) return
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`the app did not start:\n${serverLog}`)
-}
 
 /** The browser: a cookie jar, and whether POSTs carry an Origin header. */
 const browser = {
@@ -92,25 +45,8 @@ async function browserFetch(input: RequestInfo | URL, init: RequestInit = {}): P
 }
 
 beforeAll(async () => {
-  // The origin is known before the build: SvelteKit 3's adapter-node takes it at build time.
-  const port = await freePort()
-  ORIGIN = `http://127.0.0.1:${port}`
-  await run(VITE, ["build"], APP, { ...process.env, ORIGIN })
-  server = spawn(process.execPath, ["build/index.js"], {
-    cwd: APP,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      ORIGIN,
-      AUTH_SECRET: SECRET,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  })
-  server.stdout!.on("data", (chunk) => (serverLog += chunk))
-  server.stderr!.on("data", (chunk) => (serverLog += chunk))
-  await waitForServer()
+  app = await startApp("client", { AUTH_SECRET: SECRET })
+  ORIGIN = app.origin
   // A browser's `location` is `window.location`: the helpers use either.
   const page = { location: { href: `${ORIGIN}/`, reload() {} } }
   vi.stubGlobal("window", page)
@@ -120,11 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   vi.unstubAllGlobals()
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once("exit", resolve))
-    server.kill()
-    await exited
-  }
+  await app?.stop()
 })
 
 beforeEach(() => {

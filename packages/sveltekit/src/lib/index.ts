@@ -18,6 +18,8 @@ import { createHandle } from "./handle.js"
 import type { Handle, SvelteKitAuthConfigInput } from "./types.js"
 
 export type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
+export { isProtectedPath, protect } from "./protect.js"
+export type { ProtectOptions, ProtectRule, RouteOfEvent } from "./protect.js"
 export * from "@latch/core/errors"
 export type * from "@latch/core/types"
 

@@ -15,8 +15,18 @@ const lib = fileURLToPath(new URL("../../src/lib", import.meta.url))
 // test sets `ORIGIN` for both. (Typed as `object`: SvelteKit 2's types have no `paths.origin`.)
 const origin: object = VERSION.startsWith("2.") ? {} : { paths: { origin: process.env.ORIGIN } }
 
+// Each test file builds its own copy (its origin differs), under a name of its own so that
+// builds running side by side do not overwrite each other (test/helpers/app.ts).
+const name = process.env.LATCH_TEST_APP_NAME ?? "app"
+
 export default defineConfig({
-  plugins: [sveltekit({ adapter: adapter({ out: "build" }), ...origin })],
+  plugins: [
+    sveltekit({
+      adapter: adapter({ out: `build/${name}` }),
+      outDir: `.svelte-kit/${name}`,
+      ...origin,
+    }),
+  ],
   logLevel: "warn",
   resolve: {
     alias: [

@@ -8,10 +8,12 @@ export const { handle, signIn, signOut } = SvelteKitAuth({
   providers: [
     Credentials({
       credentials: { username: { label: "Username" }, password: { type: "password" } },
-      authorize: (credentials) =>
-        credentials.username === "alice" && credentials.password === "wonderland"
+      authorize: ({ username, password }) =>
+        username === "alice" && password === "wonderland"
           ? { id: "u1", name: "Alice", email: "alice@example.com" }
-          : null,
+          : username === "bob" && password === "builder"
+            ? { id: "u2", name: "Bob", email: "bob@example.com" }
+            : null,
     }),
   ],
   callbacks: {

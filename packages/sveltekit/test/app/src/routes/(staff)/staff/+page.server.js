@@ -1,0 +1,2 @@
+/** @type {import("@sveltejs/kit").ServerLoad} */
+export const load = () => ({ content: "PROTECTED staff" })
