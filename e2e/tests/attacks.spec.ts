@@ -1,0 +1,94 @@
+// Attacks on the demo over HTTP, each as the attacker's requests and the safe outcome, with the
+// mail read from the demo's real SMTP sink (/dev/mailbox).
+import { expect, test, type Page } from "@playwright/test"
+import { ALICE, signInByApi } from "./support"
+
+/** An address no other test (or project) uses. */
+const newAddress = (who: string) =>
+  `${who}-${test.info().project.name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@evil.test`
+
+/** The demo's own origin, as the browser knows it. */
+const demoOrigin = () => new URL(test.info().project.use.baseURL ?? "").origin
+
+/** The link of the newest mail to `address` once it has `count` mails (the page lists newest first). */
+async function linkTo(
+  page: Page,
+  address: string,
+  count = 1,
+): Promise<{ subject: string; href: string }> {
+  await page.goto("/dev/mailbox")
+  const mail = page.getByRole("article", { name: `Mail to ${address}` })
+  await expect(async () => {
+    await page.getByRole("button", { name: "Refresh" }).click()
+    await expect(mail).toHaveCount(count, { timeout: 1_000 })
+  }).toPass({ timeout: 10_000 })
+  const newest = mail.first()
+  return {
+    subject: (await newest.getByRole("strong").textContent()) ?? "",
+    href: (await newest.getByTestId("mail-link").first().getAttribute("href")) ?? "",
+  }
+}
+
+test("a forged X-Forwarded-Host does not move the mailed sign-in link", async ({
+  page,
+  request,
+}) => {
+  const address = newAddress("alice")
+  // The attacker's one request: a genuine sign-in mail for the victim, with a forged host.
+  const response = await request.post("/auth/signin/nodemailer", {
+    headers: {
+      origin: demoOrigin(),
+      "x-forwarded-host": "evil.example",
+      "x-forwarded-proto": "https",
+      forwarded: "host=evil.example;proto=https",
+      "x-auth-return-redirect": "1",
+    },
+    form: { email: address },
+  })
+  expect(response.status()).toBe(200)
+  const { url } = (await response.json()) as { url: string }
+  expect(new URL(url).origin).toBe(demoOrigin())
+
+  const mail = await linkTo(page, address)
+  expect(mail.subject).toBe(`Sign in to ${new URL(demoOrigin()).host}`)
+  expect(new URL(mail.href).origin).toBe(demoOrigin())
+  expect(mail.href).not.toContain("evil.example")
+})
+
+test("opening a stranger's magic link while signed in does not attach their address", async ({
+  page,
+  browser,
+  request,
+}) => {
+  // The attacker asks for a link for an address of their own…
+  const mallory = newAddress("mallory")
+  const asked = await request.post("/auth/signin/nodemailer", {
+    headers: { origin: demoOrigin(), "x-auth-return-redirect": "1" },
+    form: { email: mallory },
+  })
+  expect(asked.status()).toBe(200)
+  const { href } = await linkTo(page, mallory)
+
+  // …and gets signed-in Alice to open it (a top-level navigation carries her cookie).
+  await signInByApi(page, ALICE)
+  await page.goto(href)
+  await expect(page).toHaveURL(/error=AccountNotLinked/)
+  await page.goto("/")
+  await expect(page.getByTestId("header-user")).toHaveText(ALICE.name)
+
+  // Later the attacker signs in with a fresh link for the same address, in their own browser:
+  // they get an account of their own, never Alice's.
+  const attacker = await browser.newContext()
+  const attackerPage = await attacker.newPage()
+  const again = await attackerPage.request.post("/auth/signin/nodemailer", {
+    headers: { origin: demoOrigin(), "x-auth-return-redirect": "1" },
+    form: { email: mallory },
+  })
+  expect(again.status()).toBe(200)
+  const fresh = await linkTo(attackerPage, mallory, 2)
+  expect(fresh.href).not.toBe(href)
+  await attackerPage.goto(fresh.href)
+  await attackerPage.goto("/")
+  await expect(attackerPage.getByTestId("header-user")).toHaveText(mallory)
+  await attacker.close()
+})
