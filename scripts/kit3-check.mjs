@@ -45,6 +45,7 @@ cpSync(join(root, "tsconfig.base.json"), join(work, "tsconfig.base.json"))
 
 const tarballs = await packPackages(["@latch/core"], work)
 const workspace = JSON.parse(readFileSync(join(source, "package.json"), "utf8"))
+const core = JSON.parse(readFileSync(join(root, "packages/core/package.json"), "utf8"))
 writeFileSync(
   join(copy, "package.json"),
   JSON.stringify(
@@ -61,6 +62,8 @@ writeFileSync(
         svelte: "^5.57.1",
         vite: "^8.0.12",
         vitest: workspace.devDependencies.vitest,
+        // @latch/core's optional peer, for the passkey tests.
+        "@simplewebauthn/server": core.devDependencies["@simplewebauthn/server"],
       },
     },
     null,
