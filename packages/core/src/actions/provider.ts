@@ -8,7 +8,7 @@ export function providerOf(ctx: ActionContext): InternalProvider {
   const provider = id === undefined ? undefined : ctx.config.providers.get(id)
   if (!provider)
     throw new InvalidProvider(
-      id === undefined ? "No provider in the path" : `No provider with id "${id}"`,
+      id === undefined ? "No provider in the path" : `No provider with id ${JSON.stringify(id)}`,
     )
   return provider
 }

@@ -42,9 +42,14 @@ const warnings: Record<WarningCode, string> = {
     "The secret is shorter than 32 characters. This is refused in production; generate one with `npx @latch/core secret` or `openssl rand -base64 33`.",
 }
 
+/** A message on one line: a line break from a request value must not start a log line of its own. */
+function oneLine(message: string): string {
+  return message.replace(/\r/g, "\\r").replace(/\n/g, "\\n")
+}
+
 function describe(error: Error): string {
   const type = error instanceof AuthError ? error.type : error.name
-  let text = `[latch][error] ${type}: ${error.message}`
+  let text = `[latch][error] ${type}: ${oneLine(error.message)}`
   let cause: unknown = error.cause
   for (let depth = 0; cause instanceof Error && depth < 5; depth++) {
     text += `\n  caused by ${cause.stack ?? `${cause.name}: ${cause.message}`}`

@@ -1,0 +1,71 @@
+/**
+ * Attack: request values smuggled into logs and cookies.
+ *
+ * The path's provider id and the `callbackUrl` are the client's words. Logged raw, a newline in
+ * the id would let the client write a line of its own into the server's log; stored raw, a `;`
+ * or CRLF in the callback URL would add cookie attributes or headers. (Mail headers, redirects
+ * and pages have their own attack tests: test/flows/email.test.ts, test/security/redirect.test.ts
+ * and test/pages/pages.test.ts.)
+ */
+import { describe, expect, it, vi } from "vitest"
+import { Browser, testConfig } from "../helpers/request.js"
+
+const FORGED_LINE = "[latch][error] AdapterError: forged"
+
+describe("a provider id with line breaks", () => {
+  it.each([
+    ["a callback", "GET", `/auth/callback/x%0A${encodeURIComponent(FORGED_LINE)}`],
+    ["a sign-in", "POST", `/auth/signin/x%0D%0A${encodeURIComponent(FORGED_LINE)}`],
+  ])("is quoted in the log of %s, never a line of its own", async (_case, method, path) => {
+    const logged: string[] = []
+    const config = testConfig({
+      logger: { error: (error) => logged.push(error.message), warn() {}, debug() {} },
+    })
+    const browser = new Browser(config)
+    const csrfToken = await browser.csrfToken()
+    const response = await browser.fetch(path, method === "POST" ? { form: { csrfToken } } : {})
+    expect(response.status).toBeLessThan(500)
+    expect(logged.length).toBeGreaterThan(0)
+    for (const message of logged) {
+      expect(message).not.toMatch(/[\r\n]/)
+      expect(message).toContain(JSON.stringify(FORGED_LINE).slice(1, -1))
+    }
+  })
+})
+
+describe("the default logger", () => {
+  it("prints an error whose message carries a line break on one line", async () => {
+    const printed: string[] = []
+    const spy = vi.spyOn(console, "error").mockImplementation((text: string) => printed.push(text))
+    try {
+      const { logger: _quiet, ...config } = testConfig()
+      const response = await new Browser(config).fetch(
+        `/auth/callback/x%0A${encodeURIComponent(FORGED_LINE)}`,
+      )
+      expect(response.status).toBe(302)
+    } finally {
+      spy.mockRestore()
+    }
+    expect(printed).toHaveLength(1)
+    const lines = printed[0]!.split("\n")
+    expect(lines.filter((line) => line.startsWith("[latch]"))).toHaveLength(1)
+  })
+})
+
+describe("a callbackUrl made to break out of its cookie", () => {
+  it.each([
+    ["cookie attributes", "/next; Domain=evil.example; Max-Age=99999999"],
+    ["a header", "/next\r\nSet-Cookie: planted=1"],
+    ["another cookie", "/next, planted=1"],
+  ])("cannot add %s", async (_case, callbackUrl) => {
+    const browser = new Browser(testConfig())
+    const response = await browser.fetch(
+      `/auth/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`,
+    )
+    expect(response.status).toBe(200)
+    const lines = response.headers.getSetCookie()
+    expect(lines.join("\n")).not.toMatch(/Domain=evil\.example|planted=1|Max-Age=99999999/i)
+    for (const line of lines) expect(line).not.toMatch(/[\r\n]/)
+    expect(browser.cookies.has("planted")).toBe(false)
+  })
+})
