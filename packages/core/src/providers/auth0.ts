@@ -44,7 +44,7 @@ function checkOrganization(organization: string, { claims }: SignInFacts): strin
     : typeof claim === "string" && claim.toLowerCase() === organization.toLowerCase()
   return same
     ? undefined
-    : `the user signed in to organization ${String(claim)}, not ${organization}`
+    : `the user signed in to organization ${JSON.stringify(String(claim))}, not ${organization}`
 }
 
 /**

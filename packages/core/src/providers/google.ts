@@ -44,7 +44,8 @@ function checkHostedDomain(hd: string, { claims }: SignInFacts): string | undefi
   const wanted = hd.trim().toLowerCase()
   const domain = typeof claims?.hd === "string" ? claims.hd.toLowerCase() : undefined
   if (!domain) return `the account belongs to no Google Workspace domain (hd ${hd} is required)`
-  if (wanted !== "*" && domain !== wanted) return `the account's domain is ${domain}, not ${wanted}`
+  if (wanted !== "*" && domain !== wanted)
+    return `the account's domain is ${JSON.stringify(String(domain))}, not ${wanted}`
   return undefined
 }
 

@@ -129,11 +129,11 @@ function tenantRules(issuer: string, tenant: string): SignInRules {
     check({ claims }) {
       if (!claims) return "no validated ID token says which tenant the user signed in to"
       if (typeof claims.iss !== "string" || !sameURL(claims.iss, issuer)) {
-        return `the ID token was issued by ${String(claims.iss)}, not ${issuer}`
+        return `the ID token was issued by ${JSON.stringify(String(claims.iss))}, not ${issuer}`
       }
       const tid = typeof claims.tid === "string" ? claims.tid.toLowerCase() : undefined
       if (tid !== tenant)
-        return `the ID token's tenant (tid) is ${String(claims.tid)}, not ${tenant}`
+        return `the ID token's tenant (tid) is ${JSON.stringify(String(claims.tid))}, not ${tenant}`
       return undefined
     },
   }

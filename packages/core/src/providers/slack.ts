@@ -43,7 +43,7 @@ function checkTeam(team: string, { claims }: SignInFacts): string | undefined {
   const signedIn = claims?.["https://slack.com/team_id"]
   return signedIn === team
     ? undefined
-    : `the user signed in to workspace ${String(signedIn)}, not ${team}`
+    : `the user signed in to workspace ${JSON.stringify(String(signedIn))}, not ${team}`
 }
 
 /**

@@ -62,10 +62,10 @@ const finish: FinishProvider = (provider, context) => {
     const claim = (name: string) => claims?.[`${OWNER}:${name}`] ?? profile[`${OWNER}:${name}`]
     const [id, domain] = [claim("id"), claim("primary_domain")]
     if (ids.length && !ids.includes(String(id))) {
-      return `the user belongs to organization ${String(id)}, not ${ids.join(" or ")}`
+      return `the user belongs to organization ${JSON.stringify(String(id))}, not ${ids.join(" or ")}`
     }
     if (domains.length && !domains.includes(String(domain))) {
-      return `the user's organization is ${String(domain)}, not ${domains.join(" or ")}`
+      return `the user's organization is ${JSON.stringify(String(domain))}, not ${domains.join(" or ")}`
     }
     return undefined
   }

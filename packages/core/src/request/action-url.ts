@@ -1,5 +1,6 @@
 /** The list of actions, and the public helpers built on it. */
-import { authURLFromEnv, type Env } from "../config/env.js"
+import { authURLFromEnv, parseBoolean, type Env } from "../config/env.js"
+import { UntrustedHost } from "../errors.js"
 import type { LoggerInstance } from "../lib/logger.js"
 import { normalizeBasePath } from "../lib/url.js"
 import type { AuthAction } from "../types.js"
@@ -26,15 +27,17 @@ export function isAuthAction(action: string): action is AuthAction {
 
 /**
  * The absolute URL of an action: from `AUTH_URL` when set (its path is the base path when the
- * configuration gives none), else from the request's `Host` header and `protocol` — the request
- * your server received, as your server sees it. `X-Forwarded-Host`, `X-Forwarded-Proto` and
- * `Forwarded` are never read: any client can send them. Behind a proxy, set `AUTH_URL`.
+ * configuration gives none). Without it, only when the caller opts in (`config.trustHost: true`
+ * or `AUTH_TRUST_HOST=true`), from the request's `Host` header and `protocol` — a header the
+ * client chooses, so opt in only where your server or proxy sets it; otherwise `UntrustedHost`.
+ * `X-Forwarded-Host`, `X-Forwarded-Proto` and `Forwarded` are never read.
  *
  * @param action the action, e.g. `"signin"`
  * @param protocol the request's protocol as your server knows it, e.g. `"https:"`
- * @param headers the request's headers (only `Host` is read)
- * @param envObject the environment: `AUTH_URL` is read from it
- * @param config `basePath` (default `/auth`, or `AUTH_URL`'s path)
+ * @param headers the request's headers (only `Host` is read, and only with the opt-in)
+ * @param envObject the environment: `AUTH_URL` and `AUTH_TRUST_HOST` are read from it
+ * @param config `basePath` (default `/auth`, or `AUTH_URL`'s path); `trustHost` to build from
+ *   `Host` without `AUTH_URL`
  * @example
  * ```ts
  * createActionURL("signin", "https:", request.headers, process.env, { basePath: "/auth" })
@@ -46,7 +49,7 @@ export function createActionURL(
   protocol: string,
   headers: Headers,
   envObject: Env,
-  config: { basePath?: string; logger?: Partial<LoggerInstance> },
+  config: { basePath?: string; logger?: Partial<LoggerInstance>; trustHost?: boolean },
 ): URL {
   const envURL = authURLFromEnv(envObject ?? {})
   if (envURL) {
@@ -54,6 +57,12 @@ export function createActionURL(
       config.basePath ?? (envURL.pathname === "/" ? "/auth" : envURL.pathname),
     )
     return new URL(`${envURL.origin}${basePath}/${action}`)
+  }
+  // Explicitly, not by NODE_ENV: without AUTH_URL the origin would come from the client.
+  if (config.trustHost !== true && parseBoolean(envObject?.AUTH_TRUST_HOST) !== true) {
+    throw new UntrustedHost(
+      "createActionURL: set AUTH_URL, or opt in to the Host header with `trustHost: true` (AUTH_TRUST_HOST=true) where your server or proxy sets it",
+    )
   }
   const scheme = (protocol || "https").replace(/:$/, "").toLowerCase()
   if (scheme !== "http" && scheme !== "https") throw new TypeError(`"protocol" must be http(s)`)

@@ -321,28 +321,65 @@ describe("createActionURL", () => {
       basePath: "",
       expected: "https://app.example.com/session",
     },
-  ])("builds from $label without AUTH_URL", ({ init, protocol, basePath, expected }) => {
-    const url = createActionURL(
-      "session",
-      protocol,
-      headers(init),
-      {},
-      basePath === undefined ? {} : { basePath },
-    )
-    expect(url.href).toBe(expected)
-  })
+  ])(
+    "builds from $label without AUTH_URL, with trustHost",
+    ({ init, protocol, basePath, expected }) => {
+      const url = createActionURL(
+        "session",
+        protocol,
+        headers(init),
+        {},
+        basePath === undefined ? { trustHost: true } : { basePath, trustHost: true },
+      )
+      expect(url.href).toBe(expected)
+    },
+  )
 
   it.each([
     ["no Host header", {}],
     ["a Host header with a path", { host: "app.example.com/evil" }],
     ["a Host header with userinfo", { host: "user@app.example.com" }],
   ])("refuses to build from %s", (_case, init: Record<string, string>) => {
-    expect(() => createActionURL("signin", "https:", headers(init), {}, {})).toThrow(TypeError)
+    expect(() =>
+      createActionURL("signin", "https:", headers(init), {}, { trustHost: true }),
+    ).toThrow(TypeError)
+  })
+
+  // The attacker's request: a Host header of their choosing, to a caller that did not opt in.
+  it.each([
+    ["no opt-in", {}, {}],
+    ["trustHost: false", {}, { trustHost: false }],
+    ["AUTH_TRUST_HOST=false", { AUTH_TRUST_HOST: "false" }, {}],
+    ["only NODE_ENV=development", { NODE_ENV: "development" }, {}],
+  ])("never builds from a forged Host without the opt-in (%s)", (_case, env: Env, config) => {
+    const forged = headers({ host: "evil.example", "x-forwarded-host": "evil.example" })
+    expect(() => createActionURL("signin", "https:", forged, env, config)).toThrow(
+      expect.objectContaining({ type: "UntrustedHost" }),
+    )
+  })
+
+  it("builds from Host with AUTH_TRUST_HOST=true, never from X-Forwarded-Host", () => {
+    const url = createActionURL(
+      "signin",
+      "https:",
+      headers({ host: "app.example.com", "x-forwarded-host": "evil.example" }),
+      { AUTH_TRUST_HOST: "true" },
+      {},
+    )
+    expect(url.href).toBe("https://app.example.com/auth/signin")
   })
 
   it("refuses a protocol that is not http(s)", () => {
     expect(() =>
-      createActionURL("signin", "javascript:", headers({ host: "app.example.com" }), {}, {}),
+      createActionURL(
+        "signin",
+        "javascript:",
+        headers({ host: "app.example.com" }),
+        {},
+        {
+          trustHost: true,
+        },
+      ),
     ).toThrow(TypeError)
   })
 
@@ -352,13 +389,21 @@ describe("createActionURL", () => {
       "https:",
       headers({ host: "app.example.com" }),
       { AUTH_URL: "app.example.com" },
-      {},
+      { trustHost: true },
     )
     expect(url.href).toBe("https://app.example.com/auth/csrf")
   })
 
   it.each(authActions)("builds a URL for the %s action", (action: AuthAction) => {
-    const url = createActionURL(action, "https:", headers({ host: "a.example" }), {}, {})
+    const url = createActionURL(
+      action,
+      "https:",
+      headers({ host: "a.example" }),
+      {},
+      {
+        trustHost: true,
+      },
+    )
     expect(url.pathname).toBe(`/auth/${action}`)
   })
 })
