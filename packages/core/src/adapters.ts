@@ -7,6 +7,7 @@
  *
  * @module adapters
  */
+import type { ProviderType } from "./providers/index.js"
 import type { Account, Authenticator, Awaitable, User } from "./types.js"
 
 /** A user stored by an adapter. */
@@ -17,10 +18,16 @@ export interface AdapterUser extends User {
   emailVerified: Date | null
 }
 
+/**
+ * The kinds of account an adapter stores. Credentials sign-ins store no account (their user
+ * comes from `authorize`).
+ */
+export type AdapterAccountType = Extract<ProviderType, "oauth" | "oidc" | "email" | "webauthn">
+
 /** An account stored by an adapter: how a user signs in with one provider. */
 export interface AdapterAccount extends Account {
   userId: string
-  type: Account["type"]
+  type: AdapterAccountType
 }
 
 /** A database session. */
@@ -102,4 +109,24 @@ export interface Adapter {
    * counters in the memory of each process and logs the `memory-counter` warning.
    */
   incrementCounter?(key: string, expires: Date): Awaitable<number>
+}
+
+/** An ISO 8601 date and time with a zone, as `Date.prototype.toJSON` writes it. */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/
+
+/**
+ * Whether a value is a date and time serialized as an ISO 8601 string (with a zone), such as a
+ * JSON-stored `expires` or `emailVerified`. Adapters that store JSON use it to turn those fields
+ * back into `Date` objects.
+ *
+ * @example
+ * ```ts
+ * import { isDate } from "@latch/core/adapters"
+ *
+ * const revive = (key: string, value: unknown) => (isDate(value) ? new Date(value) : value)
+ * const session = JSON.parse(stored, revive)
+ * ```
+ */
+export function isDate(value: unknown): value is string {
+  return typeof value === "string" && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
 }

@@ -52,23 +52,56 @@ export type ErrorType =
 /** Where an error sends the user: the sign-in page or the error page. */
 export type ErrorKind = "signIn" | "error"
 
-/** Options of every error constructor: the underlying `cause` is kept for the logs. */
+/**
+ * Options of every error constructor. A `cause` is stored in the shape of `AuthError.cause`: an
+ * `Error` becomes `{ err }` (merged with the fields of its own plain-object `cause`), a plain
+ * object is kept, any other value becomes `{ value }`.
+ */
 export interface AuthErrorOptions {
   cause?: unknown
 }
 
+/** What `AuthError.cause` holds: the underlying error as `err`, and any details. */
+export type AuthErrorCause = Record<string, unknown> & { err?: Error }
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false
+  const proto = Object.getPrototypeOf(value) as unknown
+  return proto === Object.prototype || proto === null
+}
+
+/** Brings any `cause` to the shape of `AuthError.cause`; `undefined` stays `undefined`. */
+export function toErrorCause(cause: unknown): AuthErrorCause | undefined {
+  if (cause === undefined) return undefined
+  if (cause instanceof Error) {
+    const details = isPlainObject(cause.cause) ? cause.cause : {}
+    return { ...details, err: cause }
+  }
+  if (isPlainObject(cause)) return cause as AuthErrorCause
+  return { value: cause }
+}
+
 /**
- * Base class of every error Latch raises.
+ * Base class of every error Latch raises. Its `cause` is always `{ err?: Error, …details }`, so
+ * that code reading it never has to tell an `Error` from a plain object.
  *
  * @example
  * ```ts
  * import { AuthError } from "@latch/core/errors"
- * if (error instanceof AuthError) console.log(error.type)
+ * if (error instanceof AuthError) console.log(error.type, error.cause?.err)
+ *
+ * // An error type of your own:
+ * class RateLimited extends AuthError {
+ *   static type = "RateLimited"
+ * }
  * ```
  */
 export class AuthError extends Error {
-  /** The error's class, stable across versions. */
-  static type: ErrorType = "Configuration" as ErrorType
+  /**
+   * The error's class, stable across versions. Subclasses of your own may use a type of their
+   * own.
+   */
+  static type: ErrorType | (string & {}) = "Configuration"
   /** Where this error sends the user. */
   static kind: ErrorKind = "error"
 
@@ -76,14 +109,37 @@ export class AuthError extends Error {
   type: ErrorType
   /** Same as the class's static `kind`. */
   kind: ErrorKind
+  /** The underlying error (`err`) and any details; see `AuthErrorOptions`. */
+  declare cause?: AuthErrorCause
 
-  constructor(message?: string | AuthErrorOptions, options?: AuthErrorOptions) {
-    const text = typeof message === "string" ? message : undefined
-    const opts = typeof message === "object" && message !== null ? message : options
-    super(text, opts?.cause === undefined ? undefined : { cause: opts.cause })
+  /**
+   * @param message the message, or an `Error` that is the cause (its message is not reused)
+   * @param options `{ cause }`
+   */
+  constructor(message?: string | Error | AuthErrorOptions, options?: AuthErrorOptions) {
+    let text: string | undefined
+    let cause: unknown
+    if (typeof message === "string") {
+      text = message
+      cause = options?.cause
+    } else if (message instanceof Error) {
+      cause = message
+    } else {
+      cause = (message ?? options)?.cause
+    }
+    super(text)
+    const normalized = toErrorCause(cause)
+    if (normalized !== undefined) {
+      Object.defineProperty(this, "cause", {
+        value: normalized,
+        writable: true,
+        configurable: true,
+        enumerable: false,
+      })
+    }
     const ctor = new.target as typeof AuthError
     this.name = ctor.name
-    this.type = ctor.type
+    this.type = ctor.type as ErrorType
     this.kind = ctor.kind
   }
 }

@@ -14,6 +14,7 @@ import { parseCookie } from "cookie"
 import { joinChunks } from "./cookies/chunks.js"
 import { decryptJWE, encryptJWE } from "./lib/jwe.js"
 import { deriveKey, deriveKeys } from "./security/keys.js"
+import type { LoggerInstance } from "./lib/logger.js"
 import type { Awaitable } from "./types.js"
 
 /** The claims Latch puts in a session token by default. */
@@ -28,7 +29,7 @@ export interface DefaultJWT extends Record<string, unknown> {
 }
 
 /** The session token; augment it to type your own claims. */
-export interface JWT extends DefaultJWT {}
+export interface JWT extends Record<string, unknown>, DefaultJWT {}
 
 /** Parameters of `encode`. */
 export interface JWTEncodeParams<Payload = JWT> {
@@ -103,17 +104,18 @@ export function isCurrentToken(payload: unknown): payload is JWT {
 
 /**
  * Decrypts a token with any of the secrets. Returns `null` for a missing, malformed, foreign or
- * expired token.
+ * expired token. `Payload` types the claims you expect; they are not validated beyond `exp` and
+ * `nbf`.
  */
-export async function decode(params: JWTDecodeParams): Promise<JWT | null> {
+export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
   if (!params.token) return null
   const keys = await deriveKeys(secretsOf(params.secret), params.salt)
   const payload = await decryptJWE(params.token, keys)
-  return isCurrentToken(payload) ? payload : null
+  return isCurrentToken(payload) ? (payload as Payload) : null
 }
 
-/** Parameters of `getToken`. */
-export interface GetTokenParams {
+/** Parameters of `getToken`; with `raw: true` it returns the encrypted token as it is. */
+export interface GetTokenParams<R extends boolean = false> {
   /** The request, or anything with its headers. */
   req: Request | { headers: Headers | Record<string, string | string[] | undefined> }
   /** @default process.env.AUTH_SECRET */
@@ -125,9 +127,14 @@ export interface GetTokenParams {
   /** A custom session cookie name. */
   cookieName?: string
   /** Return the encrypted token as it is. */
-  raw?: boolean
+  raw?: R
   /** A custom decoder, as in `jwt.decode`. */
   decode?: JWTOptions["decode"]
+  /**
+   * Where `getToken` reports, with `debug`, where it looked, where it found a token, and why a
+   * token present could not be read. `console` works too. @default silent
+   */
+  logger?: LoggerInstance | Console
 }
 
 function headerOf(req: GetTokenParams["req"], name: string): string | null {
@@ -147,13 +154,25 @@ function envSecret(): string[] | undefined {
     .filter(Boolean)
 }
 
+/** Sends a `getToken` message to the caller's logger; a broken logger never breaks a request. */
+function report(logger: GetTokenParams["logger"], message: string): void {
+  try {
+    logger?.debug(`getToken: ${message}`)
+  } catch {
+    // A logger that throws must not turn a token read into a failure.
+  }
+}
+
 /**
  * Reads the session token of a request: from the session cookie (under the `__Secure-` name or
- * the plain one, chunked or not) or from an `Authorization: Bearer` header.
+ * the plain one, chunked or not) or from an `Authorization: Bearer` header. With `raw: true`
+ * it returns the encrypted token; otherwise the decrypted claims, or `null`.
  */
-export async function getToken(params: GetTokenParams & { raw: true }): Promise<string>
-export async function getToken(params: GetTokenParams): Promise<JWT | null>
-export async function getToken(params: GetTokenParams): Promise<JWT | string | null> {
+export async function getToken<R extends boolean = false>(
+  params: GetTokenParams<R>,
+): Promise<R extends true ? string : JWT | null>
+export async function getToken(params: GetTokenParams<boolean>): Promise<JWT | string | null> {
+  const { logger } = params
   const secret = params.secret ?? envSecret()
   if (!secret) throw new TypeError("getToken: no secret (set `secret` or AUTH_SECRET)")
   const cookies = parseCookie(headerOf(params.req, "cookie") ?? "")
@@ -178,8 +197,14 @@ export async function getToken(params: GetTokenParams): Promise<JWT | string | n
   if (!token) {
     const authorization = headerOf(params.req, "authorization")
     if (authorization?.startsWith("Bearer ")) token = authorization.slice(7).trim()
+    if (token) report(logger, "token read from the Authorization header")
+  } else {
+    report(logger, `token read from the cookie ${found}`)
   }
-  if (!token) return null
+  if (!token) {
+    report(logger, `no token (looked for ${names.join(", ")} and a Bearer header)`)
+    return null
+  }
   if (params.raw) return token
   const decoder = params.decode ?? decode
   // A bearer token does not say which cookie name salted its key: try each candidate.
@@ -188,9 +213,11 @@ export async function getToken(params: GetTokenParams): Promise<JWT | string | n
     try {
       const payload = await decoder({ token, secret, salt })
       if (payload) return payload
-    } catch {
+    } catch (error) {
       // Not under this salt.
+      report(logger, `decoding with salt ${salt} failed: ${String(error)}`)
     }
   }
+  report(logger, "a token is present but could not be decrypted, or has expired")
   return null
 }

@@ -24,6 +24,9 @@ export type { ErrorPageParam, ErrorType, SignInPageErrorParam } from "./errors.j
 /** Values that may be returned synchronously or as a promise. */
 export type Awaitable<T> = T | PromiseLike<T>
 
+/** The value a promise resolves to (or the type itself when it is not a promise). */
+export type Awaited<T> = T extends Promise<infer U> ? U : T
+
 /** A version string: `v1`, `v1.2` or `v1.2.3`. */
 export type SemverString = `v${number}` | `v${number}.${number}` | `v${number}.${number}.${number}`
 
@@ -71,7 +74,7 @@ export interface TokenSet extends TokenEndpointResponse {
 /**
  * How a user signed in with a provider. For OAuth it carries the token endpoint's fields.
  */
-export interface Account extends Omit<TokenEndpointResponse, "token_type"> {
+export interface Account extends TokenEndpointResponse {
   /** The provider's id, e.g. `"github"`. */
   provider: string
   /**
@@ -109,13 +112,26 @@ export interface Authenticator {
   userId?: string
 }
 
-/** A user, as returned by a provider's `profile` or a credentials `authorize`. */
-export interface User {
+/** The fields of a user that Latch itself reads and writes. */
+export interface DefaultUser {
   id?: string
   name?: string | null
   email?: string | null
   image?: string | null
 }
+
+/**
+ * A user, as returned by a provider's `profile` or a credentials `authorize`. Augment it to add
+ * fields:
+ *
+ * @example
+ * ```ts
+ * declare module "@latch/core/types" {
+ *   interface User { role?: string }
+ * }
+ * ```
+ */
+export interface User extends DefaultUser {}
 
 /** The address claim of an OpenID Connect profile. */
 export interface ProfileAddress {
@@ -212,9 +228,9 @@ export interface CookiesOptions {
 export type ResponseBody = string | Record<string, unknown> | unknown[] | null
 
 /** What `Auth()` returns with `raw`: the response before it becomes a `Response`. */
-export interface ResponseInternal<Body extends ResponseBody = any> {
+export interface ResponseInternal<Body extends string | Record<string, any> | any[] | null = any> {
   status?: number
-  headers?: HeadersInit
+  headers?: Headers | HeadersInit
   body?: Body
   redirect?: string
   cookies?: Cookie[]
@@ -268,7 +284,8 @@ export interface SessionOptions {
 /** Parameters of the `signIn` callback. */
 export interface SignInCallbackParams {
   user: User | AdapterUser
-  account: Account | null
+  /** The account signed in with; `null` for credentials. */
+  account?: Account | null
   profile?: Profile
   email?: { verificationRequest?: boolean }
   credentials?: Record<string, unknown>
@@ -281,7 +298,7 @@ export interface JWTCallbackParams {
   /** Set on sign-in (`trigger` is `"signIn"` or `"signUp"`). */
   user: User | AdapterUser
   /** Set on sign-in. */
-  account: Account | null
+  account?: Account | null
   /** Set on OAuth sign-in. */
   profile?: Profile
   /** Why the callback runs; undefined for an ordinary session read. */
@@ -292,16 +309,45 @@ export interface JWTCallbackParams {
   session?: any
 }
 
-/** Parameters of the `session` callback. */
-export type SessionCallbackParams =
-  | { session: Session; token: JWT; user?: undefined; newSession?: any; trigger?: "update" }
-  | {
-      session: Session & AdapterSession
-      user: AdapterUser
-      token?: undefined
-      newSession?: any
-      trigger?: "update"
-    }
+/**
+ * Parameters of the `session` callback. Which of them are set depends on the session strategy:
+ * with `"jwt"`, `session` and `token`; with `"database"`, `session` (the stored session and its
+ * user) and `user`. They are typed together, so that a callback written for either strategy
+ * reads its own parameters without checks:
+ *
+ * @example
+ * ```ts
+ * callbacks: {
+ *   session({ session, token }) { // "jwt"
+ *     session.user.id = token.sub!
+ *     return session
+ *   },
+ * }
+ * // or, with an adapter:
+ * callbacks: {
+ *   session({ session, user }) { // "database"
+ *     session.user.id = user.id
+ *     return session
+ *   },
+ * }
+ * ```
+ */
+export type SessionCallbackParams = ({
+  /** With `"database"`: the stored session, with its user. */
+  session: { user: AdapterUser } & AdapterSession
+  /** With `"database"`: the session's user, as stored. */
+  user: AdapterUser
+} & {
+  /** With `"jwt"`: the session built from the token (`name`, `email`, `image`, `expires`). */
+  session: Session
+  /** With `"jwt"`: the session token, as returned by the `jwt` callback. */
+  token: JWT
+}) & {
+  /** With `trigger: "update"`: the data the client sent. Validate it before use. */
+  newSession: any
+  /** `"update"` when the client updates the session; otherwise undefined. */
+  trigger?: "update"
+}
 
 /** Callbacks: each may be async. */
 export interface CallbacksOptions {
@@ -325,7 +371,7 @@ export interface CallbacksOptions {
 export interface EventCallbacks {
   signIn: (message: {
     user: User
-    account: Account | null
+    account?: Account | null
     profile?: Profile
     isNewUser?: boolean
   }) => Awaitable<void>
@@ -416,6 +462,23 @@ export interface AuthConfig {
   redirectProxyAllowedOrigins?: string[]
   /** Features that may change without notice. */
   experimental?: { enableWebAuthn?: boolean }
+  /**
+   * Keeps the users of an app that moved from Auth.js signed in. A request that carries a valid
+   * Auth.js session cookie (`authjs.session-token` or `__Secure-authjs.session-token`, chunked
+   * or not, or the configured `cookies.sessionToken.name`) and no Latch session gets a Latch
+   * session for the same user, and the Auth.js cookie is deleted, so this happens once per
+   * browser. JWT sessions: the token Auth.js encrypted with the same `secret` is read and its
+   * claims become Latch's token. Database sessions: the same row in the adapter carries on under
+   * Latch's cookie. An invalid or expired Auth.js cookie is deleted and ignored. It applies
+   * wherever a session is read (`GET {basePath}/session`, `getSession`, `locals.auth()`), and
+   * sign-out ends such a session too.
+   *
+   * Turn it on for the move; remove it once every session from before the move has expired
+   * (`session.maxAge` after the switch, 30 days by default): from then on no valid Auth.js
+   * cookie is left to read.
+   * @default false
+   */
+  migrateSessions?: boolean
   /** For framework integrations: return a `ResponseInternal`. */
   raw?: typeof raw
   /** For framework integrations that check CSRF themselves. */

@@ -50,12 +50,17 @@ function oneLine(message: string): string {
 function describe(error: Error): string {
   const type = error instanceof AuthError ? error.type : error.name
   let text = `[latch][error] ${type}: ${oneLine(error.message)}`
-  let cause: unknown = error.cause
+  let cause = causeOf(error)
   for (let depth = 0; cause instanceof Error && depth < 5; depth++) {
     text += `\n  caused by ${cause.stack ?? `${cause.name}: ${cause.message}`}`
-    cause = cause.cause
+    cause = causeOf(cause)
   }
   return text
+}
+
+/** The error under this one: `cause.err` for Latch's errors (Auth.js's shape), else `cause`. */
+function causeOf(error: Error): unknown {
+  return error instanceof AuthError ? error.cause?.err : error.cause
 }
 
 const printed = new Set<WarningCode>()

@@ -35,7 +35,21 @@ export interface AppleProfile {
   real_user_status?: 0 | 1 | 2
   /** Set when the app was transferred to another team. */
   transfer_sub?: string
+  /**
+   * The `user` form field Apple posts on the very first sign-in (not a claim of the ID token).
+   * Latch's profile reads the ID token only, so this is not set by Latch itself.
+   */
+  user?: AppleNonConformUser
   [claim: string]: unknown
+}
+
+/** The `user` form field Apple posts once, on a user's first sign-in, as JSON. */
+export interface AppleNonConformUser {
+  name: {
+    firstName: string
+    lastName: string
+  }
+  email: string
 }
 
 /**

@@ -16,7 +16,7 @@ import { fixedEndpoints, withFinish } from "../lib/provider-rules.js"
 export interface BitbucketProfile {
   /** The account's UUID, in braces: `{a1b2…}`. */
   uuid: string
-  /** The Atlassian account ID. */
+  /** The Atlassian account ID: the user's `id` (the account's `providerAccountId`). */
   account_id: string
   display_name: string
   nickname?: string
@@ -76,7 +76,9 @@ async function fetchAccount(accessToken: string, fetch: ProviderFetch) {
  * - `AUTH_BITBUCKET_SECRET`: the consumer's secret
  *
  * Bitbucket takes the scopes from the consumer's permissions. The profile is `GET /2.0/user`
- * and the primary confirmed address of `GET /2.0/user/emails`.
+ * and the primary confirmed address of `GET /2.0/user/emails`. The user's id (stored as the
+ * account's `providerAccountId`) is the Atlassian `account_id`, as `@auth/core` stores it; the
+ * profile's `uuid` stays available to a `profile` function of your own.
  *
  * @example
  * ```ts
@@ -100,7 +102,7 @@ export default function Bitbucket<P extends BitbucketProfile = BitbucketProfile>
       request: ({ tokens, fetch }) => fetchAccount(String(tokens.access_token), fetch),
     },
     profile: (profile) => ({
-      id: profile.uuid,
+      id: profile.account_id,
       name: profile.display_name ?? profile.nickname ?? null,
       email: profile.email ?? null,
       image: profile.links?.avatar?.href ?? null,

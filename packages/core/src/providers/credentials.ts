@@ -5,13 +5,15 @@
  */
 import type { CredentialInput, CredentialsConfig } from "./index.js"
 
-export type { CredentialInput, CredentialsConfig } from "./index.js"
+export type { CredentialInput, CredentialsConfig, CredentialsProviderId } from "./index.js"
 
-/** Options of `Credentials()`: everything is optional except `authorize`. */
-export type CredentialsOptions<Fields extends Record<string, CredentialInput>> = Partial<
-  Omit<CredentialsConfig<Fields>, "type">
-> &
-  Pick<CredentialsConfig<Fields>, "authorize">
+/**
+ * Options of `Credentials()`: every field is optional; without `authorize` the provider refuses
+ * everyone.
+ */
+export type CredentialsOptions<
+  Fields extends Record<string, CredentialInput> = Record<string, CredentialInput>,
+> = Partial<Omit<CredentialsConfig<Fields>, "type">>
 
 /**
  * A credentials provider. Its form posts to `{basePath}/callback/<id>`; `authorize` returns

@@ -1,8 +1,9 @@
 /**
  * Email sign-in ("magic links"): the user enters an address, receives a single-use link, and
- * following it signs them in. `Email` is the generic provider: you send the mail yourself with
- * `sendVerificationRequest`. `Nodemailer` (`@latch/core/providers/nodemailer`) sends it over
- * SMTP.
+ * following it signs them in. `Nodemailer` (`@latch/core/providers/nodemailer`) sends the link
+ * over SMTP. `Email` is the same provider under the id `"email"`, kept for configurations written
+ * before `Nodemailer` existed: give it `server` and `from` and it sends over SMTP too, or give it
+ * your own `sendVerificationRequest`.
  *
  * Email sign-in needs an adapter with `createVerificationToken`, `useVerificationToken`,
  * `getUserByEmail`, `getUserByAccount`, `createUser`, `updateUser` and `linkAccount`. Tokens
@@ -23,6 +24,16 @@
  */
 import type { Awaitable, Theme } from "../types.js"
 import type { CommonProviderOptions } from "./index.js"
+import Nodemailer, {
+  type NodemailerConfig,
+  type NodemailerServer,
+  type NodemailerUserConfig,
+} from "./nodemailer.js"
+
+export type { EmailProviderId } from "./index.js"
+
+/** The type of every email provider. */
+export type EmailProviderType = "email"
 
 /** What `sendVerificationRequest` receives. */
 export interface SendVerificationRequestParams {
@@ -52,6 +63,9 @@ export interface EmailRateLimit {
   perClient?: number
 }
 
+/** What `sendVerificationRequest` receives (the name `@auth/core` gives it). */
+export type EmailProviderSendVerificationRequestParams = SendVerificationRequestParams
+
 /** An email provider's configuration. */
 export interface EmailConfig extends CommonProviderOptions {
   type: "email"
@@ -63,7 +77,7 @@ export interface EmailConfig extends CommonProviderOptions {
    * The SMTP server: a URL (`smtps://user:pass@smtp.example.com:465`) or nodemailer transport
    * options. Filled from `AUTH_EMAIL_SERVER`. Used by `Nodemailer`.
    */
-  server?: string | Record<string, unknown>
+  server?: NodemailerServer
   /** How long a link works, in seconds. @default 86400 (24 hours) */
   maxAge?: number
   /** The token in the link. @default 32 random bytes, base64url */
@@ -74,6 +88,10 @@ export interface EmailConfig extends CommonProviderOptions {
    * checked to be one plain address, so that a lenient normalizer cannot open header injection.
    */
   normalizeIdentifier?: (identifier: string) => string
+  /** Not read by Latch; a provider of your own may keep its mail API's key here. */
+  apiKey?: string
+  /** Not read by Latch; a provider of your own may keep a secret here. */
+  secret?: string
   /** Rate limits of sending, or `false` to send without limit. */
   rateLimit?: EmailRateLimit | false
   /** The options the provider was created with. */
@@ -83,17 +101,29 @@ export interface EmailConfig extends CommonProviderOptions {
 /** What you pass to `Email(…)` or `Nodemailer(…)`. */
 export type EmailUserConfig = Partial<Omit<EmailConfig, "type" | "options">>
 
+let warned = false
+
 /**
- * The generic email provider: `sendVerificationRequest` is yours. Without one, the
- * configuration is refused with `InvalidProvider`.
+ * `Nodemailer` under the id `"email"`: without a `sendVerificationRequest` of your own it sends
+ * the link over SMTP through `server` (or `AUTH_EMAIL_SERVER`), and says once per process that
+ * `Nodemailer` is the name to use.
+ *
+ * @deprecated Use `Nodemailer` from `@latch/core/providers/nodemailer` (the same provider with
+ * the id `"nodemailer"`), or keep `Email` with your own `sendVerificationRequest`.
+ *
+ * @example
+ * ```ts
+ * import Email from "@latch/core/providers/email"
+ *
+ * Email({ server: process.env.EMAIL_SERVER, from: "Example <no-reply@example.com>" })
+ * ```
  */
-export default function Email(config: EmailUserConfig = {}): EmailConfig {
-  return {
-    id: "email",
-    name: "Email",
-    sendVerificationRequest: undefined as unknown as EmailConfig["sendVerificationRequest"],
-    ...config,
-    type: "email",
-    options: config,
+export default function Email(config: NodemailerUserConfig = {}): NodemailerConfig {
+  if (typeof config.sendVerificationRequest !== "function" && !warned) {
+    warned = true
+    console.warn(
+      '[latch][warn] email-provider-deprecated: Email() sends over SMTP as Nodemailer() does. Import Nodemailer from "@latch/core/providers/nodemailer" instead (its id is "nodemailer": keep `id: "email"` to keep your sign-in URLs).',
+    )
   }
+  return Nodemailer({ id: "email", name: "Email", ...config })
 }

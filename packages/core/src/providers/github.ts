@@ -4,6 +4,7 @@
  *
  * @module providers/github
  */
+import { InvalidProvider } from "../errors.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderFetch } from "./index.js"
 import { withDefaults } from "../lib/endpoint.js"
 import { fixedEndpoints, withFinish } from "../lib/provider-rules.js"
@@ -54,15 +55,31 @@ export interface GitHubEmail {
 }
 
 /** Options of `GitHub()`: the usual OAuth options, and where GitHub is. */
-export interface GitHubOptions<P extends GitHubProfile> extends OAuthUserConfig<P> {
+export type GitHubOptions<P extends GitHubProfile = GitHubProfile> = OAuthUserConfig<P> & {
   /**
    * A GitHub Enterprise Server, e.g. `https://github.example.com`: its OAuth endpoints are used,
-   * and its REST API under `/api/v3`. @default github.com
+   * and its REST API under `/api/v3`. The same as `enterprise.baseUrl`. @default github.com
    */
   baseUrl?: string
+  /** A GitHub Enterprise Server (the option's name in `@auth/core`). */
+  enterprise?: {
+    /** The server's URL, e.g. `https://github.example.com`. */
+    baseUrl?: string
+  }
 }
 
 const DEFAULT_SCOPE = "read:user user:email"
+
+/** The GitHub Enterprise Server named by `baseUrl` or `enterprise.baseUrl`; both must agree. */
+function serverOf(baseUrl: string | undefined, enterprise: string | undefined): string | undefined {
+  const trim = (url: string | undefined) => (url ? url.replace(/\/+$/, "") : undefined)
+  if (trim(baseUrl) && trim(enterprise) && trim(baseUrl) !== trim(enterprise)) {
+    throw new InvalidProvider(
+      `GitHub: baseUrl "${baseUrl}" and enterprise.baseUrl "${enterprise}" name different servers; pass one of them`,
+    )
+  }
+  return trim(baseUrl) ?? trim(enterprise)
+}
 
 /** The GitHub REST API headers for a user access token. */
 function apiHeaders(accessToken: string): Record<string, string> {
@@ -118,13 +135,14 @@ async function fetchUser(api: string, accessToken: string, fetch: ProviderFetch)
  *
  * // Different scopes, or a GitHub Enterprise Server:
  * GitHub({ authorization: { params: { scope: "read:user user:email read:org" } } })
- * GitHub({ baseUrl: "https://github.example.com" })
+ * GitHub({ enterprise: { baseUrl: "https://github.example.com" } })
  * ```
  */
 export default function GitHub<P extends GitHubProfile = GitHubProfile>(
   options: GitHubOptions<P> = {},
 ): OAuthConfig<P> {
-  const { baseUrl, authorization, ...rest } = options
+  const { baseUrl: ownBaseUrl, enterprise, authorization, ...rest } = options
+  const baseUrl = serverOf(ownBaseUrl, enterprise?.baseUrl)
   const web = (baseUrl ?? "https://github.com").replace(/\/+$/, "")
   const api = baseUrl ? `${web}/api/v3` : "https://api.github.com"
   const provider: OAuthConfig<P> = {

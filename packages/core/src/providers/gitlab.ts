@@ -39,9 +39,12 @@ export interface GitLabProfile {
 }
 
 /** Options of `GitLab()`: the usual OAuth options, and where GitLab is. */
-export interface GitLabOptions<P extends GitLabProfile> extends OAuthUserConfig<P> {
-  /** A self-managed instance, e.g. `https://gitlab.example.com`. @default https://gitlab.com */
-  baseUrl?: string
+export type GitLabOptions<P extends GitLabProfile = GitLabProfile> = OAuthUserConfig<P> & {
+  /**
+   * A self-managed instance, e.g. `https://gitlab.example.com` (a string or a `URL`).
+   * @default https://gitlab.com
+   */
+  baseUrl?: URL | string
 }
 
 /**
@@ -70,7 +73,7 @@ export default function GitLab<P extends GitLabProfile = GitLabProfile>(
   options: GitLabOptions<P> = {},
 ): OAuthConfig<P> {
   const { baseUrl, authorization, ...rest } = options
-  const base = (baseUrl ?? "https://gitlab.com").replace(/\/+$/, "")
+  const base = String(baseUrl ?? "https://gitlab.com").replace(/\/+$/, "")
   const provider: OAuthConfig<P> = {
     id: "gitlab",
     name: "GitLab",

@@ -151,8 +151,9 @@ function build<P extends MicrosoftEntraIDProfile>(
     id: "microsoft-entra-id",
     name: "Microsoft Entra ID",
     client: { token_endpoint_auth_method: "client_secret_post" as const },
+    // The subject, as `@auth/core` stores it: accounts linked before a move keep matching.
     profile: (profile: P) => ({
-      id: profile.oid ?? profile.sub ?? profile.id,
+      id: profile.sub ?? profile.oid ?? profile.id,
       name: profile.name ?? profile.displayName ?? null,
       email:
         profile.email ??
@@ -168,14 +169,16 @@ function build<P extends MicrosoftEntraIDProfile>(
   if (audience?.kind === "any") {
     // The multi-tenant endpoints' discovery document has a templated issuer
     // (`…/{tenantid}/v2.0`) and each ID token names the user's own tenant: no fixed issuer
-    // validates them, so these run as OAuth 2.0, with Microsoft Graph's /me as the profile.
+    // validates them, so these run as OAuth 2.0, with Microsoft Graph's /me as the profile. The
+    // ID token is still asked for, for its subject (the user's id): it comes straight from the
+    // token endpoint over TLS to this confidential client (OpenID Connect Core §3.1.3.7).
     const { login, graph, tenant } = audience
     return {
       ...common,
       type: "oauth",
       authorization: withDefaults(
         `${login}/${tenant}/oauth2/v2.0/authorize`,
-        { scope: "User.Read" },
+        { scope: "openid User.Read" },
         authorization,
       ),
       token: `${login}/${tenant}/oauth2/v2.0/token`,
@@ -183,7 +186,11 @@ function build<P extends MicrosoftEntraIDProfile>(
         url: `${graph}/v1.0/me`,
         async request({ tokens, fetch }) {
           const accessToken = String(tokens.access_token)
-          const user = await graphUser(graph, accessToken, fetch)
+          const user: MicrosoftEntraIDProfile = await graphUser(graph, accessToken, fetch)
+          const claims = tokens.id_token ? claimsOf(String(tokens.id_token)) : {}
+          if (typeof claims.sub === "string") user.sub = claims.sub
+          if (typeof claims.oid === "string") user.oid = claims.oid
+          if (typeof claims.tid === "string") user.tid = claims.tid
           if (profilePhotoSize) {
             user.picture = await photo(graph, accessToken, profilePhotoSize, fetch)
           }
@@ -293,17 +300,20 @@ function finish<P extends MicrosoftEntraIDProfile>(
  * - `"consumers"` — the same, against the personal-accounts tenant.
  * - `"common"` (the default) or `"organizations"` — anyone with a Microsoft account (or with a
  *   work or school account). Their discovery document has a templated issuer (`…/{tenantid}/v2.0`)
- *   and each ID token names the user's own tenant, so these run as OAuth 2.0 with the `User.Read`
- *   scope (no `openid`: do not add it), and the profile is Microsoft Graph's `GET /me`, which
- *   does not say which tenant the user belongs to. To accept some organizations only, add one
- *   provider per tenant (each with its own `id`) rather than filtering in a callback.
+ *   and each ID token names the user's own tenant, so these run as OAuth 2.0 with the scope
+ *   `openid User.Read`: the profile is Microsoft Graph's `GET /me` with the ID token's `sub`,
+ *   `oid` and `tid` (the ID token is read for them, not used to restrict who signs in). To
+ *   accept some organizations only, add one provider per tenant (each with its own `id`) rather
+ *   than filtering in a callback.
  *
  * The national clouds (`login.microsoftonline.us`, `login.partner.microsoftonline.cn`) are
  * recognised in issuers, with their Microsoft Graph. An issuer on another host (Azure AD B2C, a
  * custom domain) is used as it is, its `iss` checked; `tenantId` cannot be combined with it.
  *
- * The user's `id` is the object ID (`oid`, or Graph's `id`), the same in both modes for work and
- * school accounts. Microsoft does not verify the email addresses of Entra accounts (any tenant
+ * The user's `id` (the account's `providerAccountId`) is the ID token's subject `sub`, as
+ * `@auth/core` stores it, so accounts linked under Auth.js keep matching; `sub` is pairwise (it
+ * differs between applications). The object ID stays in the profile as `oid` (Graph's `id`) for
+ * a `profile` function of your own; without an ID token the id falls back to it. Microsoft does not verify the email addresses of Entra accounts (any tenant
  * admin can set them): never enable `allowDangerousEmailAccountLinking` here.
  *
  * @example

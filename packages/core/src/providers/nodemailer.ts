@@ -18,7 +18,7 @@
  * @module providers/nodemailer
  */
 import { renderSignInEmail } from "../pages/email.js"
-import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email.js"
+import type { EmailConfig, SendVerificationRequestParams } from "./email.js"
 
 export { renderSignInEmail } from "../pages/email.js"
 export type { SignInEmail, SignInEmailInput } from "../pages/email.js"
@@ -28,6 +28,23 @@ export type {
   EmailUserConfig,
   SendVerificationRequestParams,
 } from "./email.js"
+
+/**
+ * The SMTP server: a URL (`smtps://user:pass@smtp.example.com:465`), nodemailer's transport
+ * options (`{ host, port, auth, … }`), or a nodemailer transport.
+ */
+export type NodemailerServer = string | object
+
+/** The configuration of the Nodemailer provider. */
+export interface NodemailerConfig extends EmailConfig {
+  /** The SMTP server. Filled from `AUTH_EMAIL_SERVER`. */
+  server?: NodemailerServer
+  /** The options the provider was created with. */
+  options?: NodemailerUserConfig
+}
+
+/** What you pass to `Nodemailer(…)` (and `Email(…)`): every option, none required. */
+export type NodemailerUserConfig = Omit<Partial<NodemailerConfig>, "options" | "type">
 
 /** What nodemailer's `sendMail` resolves to, as far as Latch reads it. */
 interface SentInfo {
@@ -89,7 +106,7 @@ export async function sendVerificationRequest(params: SendVerificationRequestPar
 }
 
 /** The email provider that sends its links through an SMTP server with nodemailer. */
-export default function Nodemailer(config: EmailUserConfig = {}): EmailConfig {
+export default function Nodemailer(config: NodemailerUserConfig = {}): NodemailerConfig {
   return {
     id: "nodemailer",
     name: "Email",

@@ -15,6 +15,7 @@ import WebAuthn, { type WebAuthnConfig, type WebAuthnUserConfig } from "./webaut
 
 export type {
   GetUserInfo,
+  RelayingParty,
   RelyingParty,
   WebAuthnConfig,
   WebAuthnRateLimit,

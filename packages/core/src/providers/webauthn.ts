@@ -18,8 +18,21 @@
  * @module providers/webauthn
  */
 import type { Adapter } from "../adapters.js"
-import type { Awaitable, User } from "../types.js"
+import type { Awaitable, SemverString, User } from "../types.js"
 import type { CommonProviderOptions, CredentialInput } from "./index.js"
+
+/** The type of WebAuthn providers. */
+export type WebAuthnProviderType = "webauthn"
+
+/** How long the browser waits for the user by default, in milliseconds: 5 minutes. */
+export const DEFAULT_WEBAUTHN_TIMEOUT = 5 * 60 * 1000
+
+/**
+ * The `@simplewebauthn/browser` version a WebAuthn provider names by default. Latch's built-in
+ * sign-in page loads no script from elsewhere (its passkey script is inline), so the version is
+ * informative only; `@latch/sveltekit/webauthn` uses the `@simplewebauthn/browser` you install.
+ */
+export const DEFAULT_SIMPLEWEBAUTHN_BROWSER_VERSION: SemverString = "v9.0.1"
 
 /**
  * The relying party: who the credentials are for. `id` is a registrable domain (credentials
@@ -33,6 +46,9 @@ export interface RelyingParty {
   /** @default the site's origin */
   origin: string | string[]
 }
+
+/** The relying party, under the spelling `@auth/core` uses. */
+export type RelayingParty = RelyingParty
 
 /** What `getUserInfo` and `getRelyingParty` receive about the request. */
 export interface WebAuthnRequest {
@@ -109,7 +125,7 @@ export interface WebAuthnRateLimit {
 
 /** A WebAuthn provider's configuration. */
 export interface WebAuthnConfig extends CommonProviderOptions {
-  type: "webauthn"
+  type: WebAuthnProviderType
   /** Overrides of the relying party's defaults. */
   relyingParty?: Partial<RelyingParty>
   /** Computes the relying party per request (e.g. several domains). Overrides `relyingParty`. */
@@ -139,8 +155,14 @@ export interface WebAuthnConfig extends CommonProviderOptions {
    * @default "required"
    */
   residentKey: "required" | "preferred" | "discouraged"
-  /** How long the browser waits for the user, in milliseconds. @default 300000 (5 minutes) */
+  /** How long the browser waits for the user, in milliseconds. @default DEFAULT_WEBAUTHN_TIMEOUT */
   timeout: number
+  /**
+   * The `@simplewebauthn/browser` version for the sign-in page, or `false`. Accepted for
+   * configurations written for `@auth/core`; Latch's page uses its own inline script.
+   * @default DEFAULT_SIMPLEWEBAUTHN_BROWSER_VERSION
+   */
+  simpleWebAuthnBrowserVersion?: SemverString | false
   /** Extra options for `generateRegistrationOptions` (e.g. `attestationType`). */
   registrationOptions?: Record<string, unknown>
   /** Extra options for `generateAuthenticationOptions`. */
@@ -205,7 +227,8 @@ export default function WebAuthn(options: WebAuthnUserConfig = {}): WebAuthnConf
     supportedAlgorithmIDs: [-8, -7, -257],
     userVerification: "required",
     residentKey: "required",
-    timeout: 5 * 60 * 1000,
+    timeout: DEFAULT_WEBAUTHN_TIMEOUT,
+    simpleWebAuthnBrowserVersion: DEFAULT_SIMPLEWEBAUTHN_BROWSER_VERSION,
     formFields: {
       email: { label: "Email", type: "email", required: true, autocomplete: "username webauthn" },
     },

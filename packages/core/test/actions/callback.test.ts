@@ -310,7 +310,7 @@ describe("POST /auth/callback/credentials", () => {
       const denied = logged.find((e) => e instanceof AuthError && e.type === "AccessDenied")
       expect(denied).toBeDefined()
       expect(denied!.message).toBe("user is banned")
-      expect(denied!.cause).toBe(thrown)
+      expect((denied as AuthError).cause?.err).toBe(thrown)
     })
 
     it("redirects to the URL it returns, without a session", async () => {

@@ -163,7 +163,8 @@ const cases: Case[] = [
       preferred_username: "abe@contoso.com",
     },
     user: {
-      id: "00000000-0000-0000-66f3-3332eca7ea81",
+      // The subject, as @auth/core stores it (not the object id).
+      id: "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ",
       name: "Abe Lincoln",
       email: "abe@contoso.com",
       image: null,
@@ -445,7 +446,8 @@ const cases: Case[] = [
       email: "tutorials@example.com",
     },
     user: {
-      id: "{d301aafa-d676-4ee0-88be-962be7417567}",
+      // The Atlassian account id, as @auth/core stores it (not the uuid).
+      id: "557058:c0b72ad0-1cb5-4018-9cdc-0cde8492c443",
       name: "Tutorials Account",
       email: "tutorials@example.com",
       image: "https://secure.gravatar.com/avatar/tutorials.png",
@@ -500,7 +502,7 @@ function urlOf(endpoint: OAuthEndpoint | undefined | { url?: string }): string |
 function paramsOf(endpoint: OAuthEndpoint | undefined): Record<string, string | undefined> {
   if (endpoint === undefined) return {}
   if (typeof endpoint === "string") return Object.fromEntries(new URL(endpoint).searchParams)
-  return endpoint.params ?? {}
+  return (endpoint.params ?? {}) as Record<string, string | undefined>
 }
 
 /** The AUTH_<ID>_* variable prefix of a provider id. */

@@ -409,15 +409,28 @@ describe("Apple", () => {
 })
 
 describe("Microsoft Entra ID, multi-tenant", () => {
-  it("signs in on the common endpoints and reads Microsoft Graph's /me", async () => {
+  it("signs in on the common endpoints, reads Microsoft Graph's /me, and keeps the ID token's sub as the account id", async () => {
+    // Each ID token names the user's own tenant as its issuer (a templated issuer in discovery).
+    const tenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
     const entra = new FakeServer(
       "https://login.microsoftonline.com/common/oauth2/v2.0/token",
       "post",
       async () => ({
         token_type: "Bearer",
-        scope: "User.Read",
+        scope: "openid User.Read",
         expires_in: 3599,
         access_token: "graph-token",
+        id_token: await new SignJWT({
+          sub: "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ",
+          oid: "87d349ed-44d7-43e1-9a83-5f2406dee5bd",
+          tid: tenant,
+        })
+          .setProtectedHeader({ alg: "RS256", kid: "k1" })
+          .setIssuer(`https://login.microsoftonline.com/${tenant}/v2.0`)
+          .setAudience(CLIENT_ID)
+          .setIssuedAt()
+          .setExpirationTime("5m")
+          .sign(keys.privateKey),
       }),
     )
     entra.routes.set("GET https://graph.microsoft.com/v1.0/me", (request) =>
@@ -430,18 +443,30 @@ describe("Microsoft Entra ID, multi-tenant", () => {
           })
         : Response.json({ error: { code: "InvalidAuthenticationToken" } }, { status: 401 }),
     )
-    const browser = browserFor(
-      MicrosoftEntraID({
-        clientId: CLIENT_ID,
-        clientSecret: CLIENT_SECRET,
-        [customFetch]: entra.fetch,
+    const accounts: unknown[] = []
+    const browser = new Browser(
+      testConfig({
+        providers: [
+          MicrosoftEntraID({
+            clientId: CLIENT_ID,
+            clientSecret: CLIENT_SECRET,
+            [customFetch]: entra.fetch,
+          }),
+        ],
+        callbacks: {
+          jwt({ token, account }) {
+            if (account) accounts.push(account)
+            return token
+          },
+        },
+        logger: { error: () => {}, warn: () => {}, debug: () => {} },
       }),
     )
     const authorize = await startSignIn(browser, "microsoft-entra-id")
     expect(authorize.href.split("?")[0]).toBe(
       "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
     )
-    expect(authorize.searchParams.get("scope")).toBe("User.Read")
+    expect(authorize.searchParams.get("scope")).toBe("openid User.Read")
 
     const callback = await browser.fetch(
       `/auth/callback/microsoft-entra-id?${entra.authorize(authorize.href)}`,
@@ -452,5 +477,12 @@ describe("Microsoft Entra ID, multi-tenant", () => {
       email: "AdeleV@contoso.com",
       image: null,
     })
+    // The id @auth/core stored for the same user: migrated accounts keep matching.
+    expect(accounts).toMatchObject([
+      {
+        provider: "microsoft-entra-id",
+        providerAccountId: "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ",
+      },
+    ])
   })
 })

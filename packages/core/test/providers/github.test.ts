@@ -81,7 +81,7 @@ async function userinfo(provider: OAuthConfig<GitHubProfile>, fetch: ProviderFet
     throw new Error("GitHub has no custom userinfo request")
   }
   const context: UserinfoContext = { tokens: TOKENS, provider, fetch }
-  return (await endpoint.request(context)) as GitHubProfile
+  return (await endpoint.request!(context)) as GitHubProfile
 }
 
 describe("GitHub userinfo request", () => {

@@ -35,7 +35,7 @@ async function runUserinfo(
   const endpoint = provider.userinfo as UserinfoEndpoint
   if (typeof endpoint !== "object" || !("request" in endpoint)) throw new Error("no request")
   const context: UserinfoContext = { tokens, provider, fetch }
-  return endpoint.request(context)
+  return (await endpoint.request!(context)) as any
 }
 
 /** A `fetch` answering by URL, recording the requests. */
@@ -58,7 +58,7 @@ describe("Microsoft Entra ID", () => {
     expect(provider.issuer).toBeUndefined()
     expect(provider.authorization).toEqual({
       url: "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
-      params: { scope: "User.Read" },
+      params: { scope: "openid User.Read" },
     })
     expect(provider.token).toBe("https://login.microsoftonline.com/common/oauth2/v2.0/token")
     expect(provider.userinfo).toMatchObject({ url: "https://graph.microsoft.com/v1.0/me" })
@@ -164,18 +164,36 @@ describe("Microsoft Entra ID", () => {
         new Response(new Uint8Array([1, 2, 3]), { headers: { "content-type": "image/png" } }),
     })
     const profile = await runUserinfo(provider, fetch, tokens)
+    expect(profile.oid).toBe("o-1")
     expect(await provider.profile!(profile, tokens)).toEqual({
-      id: "o-1",
+      id: "s",
       name: "Abe Lincoln",
       email: "abe@contoso.com",
       image: "data:image/png;base64,AQID",
     })
   })
 
-  it("identifies users by their object ID, then by sub", async () => {
+  it("identifies users by sub (the id @auth/core stores), then by object ID", async () => {
     const provider = MicrosoftEntraID({ tenantId: GUID })
     expect((await provider.profile!({ sub: "pairwise" }, TOKENS)).id).toBe("pairwise")
-    expect((await provider.profile!({ sub: "pairwise", oid: "object" }, TOKENS)).id).toBe("object")
+    expect((await provider.profile!({ sub: "pairwise", oid: "object" }, TOKENS)).id).toBe(
+      "pairwise",
+    )
+    expect((await provider.profile!({ oid: "object", id: "graph" }, TOKENS)).id).toBe("object")
+    expect((await provider.profile!({ id: "graph" }, TOKENS)).id).toBe("graph")
+  })
+
+  it("on the common endpoints, adds the ID token's sub, oid and tid to Graph's user", async () => {
+    const provider = MicrosoftEntraID()
+    const payload = { sub: "pairwise-sub", oid: "u1", tid: GUID }
+    const part = btoa(JSON.stringify(payload)).replace(/=+$/, "").replace(/\+/g, "-")
+    const tokens = { ...TOKENS, id_token: `e30.${part}.sig` } as unknown as TokenSet
+    const { fetch } = routes({
+      "https://graph.microsoft.com/v1.0/me": () => Response.json({ id: "u1", displayName: "A" }),
+    })
+    const profile = await runUserinfo(provider, fetch, tokens)
+    expect(profile).toMatchObject({ id: "u1", sub: "pairwise-sub", oid: "u1", tid: GUID })
+    expect((await provider.profile!(profile, tokens)).id).toBe("pairwise-sub")
   })
 })
 
@@ -341,7 +359,7 @@ describe("Bitbucket", () => {
       "https://api.bitbucket.org/2.0/user/emails",
     ])
     expect(await Bitbucket().profile!(profile as BitbucketProfile, TOKENS)).toEqual({
-      id: "{d301aafa-d676-4ee0-88be-962be7417567}",
+      id: account.account_id,
       name: "Tutorials Account",
       email: "tutorials@example.com",
       image: "https://secure.gravatar.com/avatar/t.png",

@@ -203,7 +203,7 @@ describe("readBody", () => {
   it("keeps the JSON parse error as the cause", async () => {
     const error = await readBody(post("{", "application/json")).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(InvalidRequest)
-    expect((error as InvalidRequest).cause).toBeInstanceOf(SyntaxError)
+    expect((error as InvalidRequest).cause?.err).toBeInstanceOf(SyntaxError)
   })
 
   it("reads a body of exactly the limit", async () => {

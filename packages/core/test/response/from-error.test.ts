@@ -289,22 +289,28 @@ describe("AuthError construction", () => {
     expect(withMessage.message).toBe("msg")
     expect(withMessage.cause).toBeUndefined()
 
+    // Auth.js's shape: the underlying error is `cause.err`.
     const withCause = new Ctor({ cause })
     expect(withCause.message).toBe("")
-    expect(withCause.cause).toBe(cause)
+    expect(withCause.cause).toEqual({ err: cause })
 
     const both = new Ctor("msg", { cause })
     expect(both.message).toBe("msg")
-    expect(both.cause).toBe(cause)
+    expect(both.cause).toEqual({ err: cause })
+    expect((both.cause as { err: Error }).err).toBe(cause)
   })
 
   it.each([
     ["a string", "just text"],
     ["a number", 42],
     ["null", null],
-    ["an object", { code: 1 }],
-  ])("keeps a cause that is %s", (_, value) => {
-    expect(new AccessDenied("denied", { cause: value }).cause).toBe(value)
+  ])("keeps a cause that is %s as { value }", (_, value) => {
+    expect(new AccessDenied("denied", { cause: value }).cause).toEqual({ value })
+  })
+
+  it("keeps a plain-object cause as it is", () => {
+    const details = { code: 1 }
+    expect(new AccessDenied("denied", { cause: details }).cause).toBe(details)
   })
 
   it("has a stack that starts with its name and message", () => {
