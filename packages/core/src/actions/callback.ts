@@ -82,7 +82,8 @@ async function oauthCallback(
 
 /**
  * The email link: a GET that carries its own proof (the single-use token), so no CSRF token.
- * A HEAD (link checkers, mail scanners) answers without using the token up.
+ * A HEAD (link checkers, mail scanners) answers without using the token up. A browser signed in
+ * as another user that asked for this link itself is switched to the link's user.
  */
 async function emailCallback(ctx: ActionContext, provider: EmailConfig): Promise<ResponseInternal> {
   if (ctx.request.method === "HEAD") return { status: 200, body: "" }
@@ -91,9 +92,14 @@ async function emailCallback(ctx: ActionContext, provider: EmailConfig): Promise
     error.allow = ["GET", "HEAD"]
     throw error
   }
-  const { finishEmailSignIn } = await import("../flows/email/finish.js")
-  const identity = await finishEmailSignIn(ctx, provider)
+  const [{ finishEmailSignIn }, { replaceSession }] = await Promise.all([
+    import("../flows/email/finish.js"),
+    import("../flows/email/signed-in.js"),
+  ])
+  const { identity, switchesUser } = await finishEmailSignIn(ctx, provider)
   const callbackUrl = await resolveCallbackUrl(ctx)
-  const { redirect } = await establishSession(ctx, identity, callbackUrl)
+  const { redirect } = switchesUser
+    ? await replaceSession(ctx, (signedOut) => establishSession(signedOut, identity, callbackUrl))
+    : await establishSession(ctx, identity, callbackUrl)
   return redirectTo(ctx, redirect)
 }

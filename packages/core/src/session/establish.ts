@@ -68,9 +68,9 @@ export async function establishSession(
     return { redirect: destination(ctx, isNewUser, callbackUrl) }
   }
   const defaultToken: JWT = {
-    name: user.name ?? null,
-    email: user.email ?? null,
-    picture: user.image ?? null,
+    name: user.name,
+    email: user.email,
+    picture: user.image,
     sub: user.id === undefined ? undefined : String(user.id),
   }
   let token: JWT | null

@@ -5,7 +5,7 @@
 import type { ActionContext } from "../actions/context.js"
 import { JWTSessionError } from "../errors.js"
 import type { JWT } from "../jwt.js"
-import type { Session, User } from "../types.js"
+import type { Session, SessionCallbackParams, User } from "../types.js"
 import { readDatabaseSession } from "./database-strategy.js"
 import { emitEvent } from "./events.js"
 import {
@@ -17,13 +17,16 @@ import {
 
 type SessionContext = Pick<ActionContext, "config" | "cookies" | "cookieOptions" | "logger">
 
-/** The session a token stands for, before the `session` callback. */
+/**
+ * The session a token stands for, before the `session` callback. A claim the token lacks is left
+ * out of the JSON (not `null`), as Auth.js answers it.
+ */
 function sessionOf(token: JWT, expires: Date): Session {
   return {
     user: {
-      name: token.name ?? null,
-      email: token.email ?? null,
-      image: (token.picture as string | null | undefined) ?? null,
+      name: token.name,
+      email: token.email,
+      image: token.picture as string | null | undefined,
     },
     expires: expires.toISOString(),
   }
@@ -63,15 +66,16 @@ async function readFromDatabase(
     if (!found) return null
     const { session: stored, user } = found
     const base: Session = {
-      user: { name: user.name ?? null, email: user.email ?? null, image: user.image ?? null },
+      user: { name: user.name, email: user.email, image: user.image },
       expires: stored.expires.toISOString(),
     }
+    // The parameters are typed per strategy, as a union the caller narrows; this is "database".
     const result: unknown = await ctx.config.callbacks.session({
       // The callback may read the stored session; its own expiry is the ISO string.
       session: { ...stored, ...base } as unknown as Session & typeof stored,
       user,
       ...(update ? { trigger: "update" as const, newSession: update.data } : {}),
-    })
+    } as unknown as SessionCallbackParams)
     // The stored session's fields (its token above all) never reach the client by default.
     const { sessionToken: _token, userId: _userId, ...exposed } = result as Record<string, unknown>
     if (exposed.expires instanceof Date) exposed.expires = exposed.expires.toISOString()
@@ -116,7 +120,7 @@ async function readFromJWT(
       session: sessionOf(next, expires),
       token: next,
       ...(update ? { trigger: "update" as const, newSession: update.data } : {}),
-    })) as Session
+    } as unknown as SessionCallbackParams)) as Session
     await emitEvent(ctx, "session", { session, token: next })
     return session
   } catch (error) {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 
 import { setEnvDefaults } from "../../src/index.js"
+import Credentials from "../../src/providers/credentials.js"
 import { encode, type JWT } from "../../src/jwt.js"
 import type { AuthConfig, JWTCallbackParams } from "../../src/types.js"
 import {
@@ -56,6 +57,22 @@ describe("GET /auth/session", () => {
     const expires = new Date(session.expires).getTime()
     const thirtyDays = 30 * 24 * 60 * 60 * 1000
     expect(Math.abs(expires - (Date.now() + thirtyDays))).toBeLessThan(60_000)
+  })
+
+  it("leaves out the user fields it has no value for, as Auth.js answers them", async () => {
+    const config = testConfig({
+      providers: [
+        Credentials({ credentials: {}, authorize: () => ({ id: "u2", email: "bob@example.com" }) }),
+      ],
+    })
+    const browser = new Browser(config)
+    expect((await browser.signIn()).status).toBe(302)
+    const text = await (await browser.fetch("/auth/session")).text()
+    expect(JSON.parse(text)).toEqual({
+      user: { email: "bob@example.com" },
+      expires: expect.any(String),
+    })
+    expect(text).not.toContain("null")
   })
 
   it("is never cached", async () => {

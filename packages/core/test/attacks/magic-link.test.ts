@@ -12,6 +12,12 @@
  * its token is spent; the victim stays signed in as themselves; no user is created and no
  * account linked; the same link still works once the browser has signed out; and Mallory's
  * later sign-in lands in an account of her own.
+ *
+ * Yet a user's own link — asked for in this browser, as when switching accounts — replaces the
+ * other user's session, as in Auth.js: asking for a link leaves a sealed cookie naming the
+ * address (a CSRF-checked POST, which Mallory cannot make the victim's browser send), and only a
+ * link for that address switches. The switch issues a new session token (no fixation) and, with
+ * database sessions, deletes the old session.
  */
 import { startMailbox, type Mailbox, type ReceivedMail } from "latch-mailbox"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -34,6 +40,7 @@ const addresses = () => {
 }
 
 const SESSION_COOKIE = "latch.session-token"
+const REQUEST_COOKIE = "latch.email-request"
 
 function setup(strategy: "database" | "jwt"): { adapter: MemoryAdapter; config: AuthConfig } {
   const adapter = memoryAdapter()
@@ -161,4 +168,113 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
     expect(adapter.users.size).toBe(1)
     expect(adapter.tokens.size).toBe(0)
   })
+
+  it("your own link, asked for in this browser while signed in as another user, switches to you", async () => {
+    const { adapter, config } = setup(strategy)
+    const { victim: other, mallory: mine } = addresses()
+    const browser = await signedInVictim(config, other)
+    const otherId = [...adapter.users.values()].find((user) => user.email === other)!.id
+    const oldToken = browser.cookies.get(SESSION_COOKIE)!
+    const sessionsBefore = [...adapter.sessions.keys()]
+
+    const link = await requestLink(browser, mine)
+    const response = await browser.fetch(link)
+
+    expect(response.status).toBe(302)
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
+    const newToken = browser.cookies.get(SESSION_COOKIE)
+    expect(newToken).toBeDefined()
+    expect(newToken).not.toBe(oldToken)
+    expect((await browser.session())?.user?.email).toBe(mine)
+    // A new address is a new user (as in Auth.js); the other user keeps only their own account.
+    const me = (await adapter.getUserByEmail!(mine))!
+    expect(me.id).not.toBe(otherId)
+    expect(
+      [...adapter.accounts.values()].map((account) => [account.userId, account.providerAccountId]),
+    ).toEqual([
+      [otherId, other],
+      [me.id, mine],
+    ])
+    if (strategy === "database") {
+      expect(sessionsBefore).toEqual([oldToken])
+      expect(adapter.sessions.has(oldToken)).toBe(false)
+      expect([...adapter.sessions.values()].map((session) => session.userId)).toEqual([me.id])
+    } else {
+      expect(adapter.sessions.size).toBe(0)
+    }
+    // The request is forgotten once its link is used.
+    expect(browser.cookies.has(REQUEST_COOKIE)).toBe(false)
+  })
+
+  it("an existing user's own link switches to that user, creating no one", async () => {
+    const { adapter, config } = setup(strategy)
+    const { victim: other, mallory: mine } = addresses()
+    await signedInVictim(config, mine)
+    const myId = (await adapter.getUserByEmail!(mine))!.id
+    const browser = await signedInVictim(config, other)
+    const oldToken = browser.cookies.get(SESSION_COOKIE)!
+    const users = adapter.users.size
+
+    await browser.fetch(await requestLink(browser, mine))
+    expect(browser.cookies.get(SESSION_COOKIE)).not.toBe(oldToken)
+    expect((await browser.session())?.user?.email).toBe(mine)
+    expect(adapter.users.size).toBe(users)
+    if (strategy === "database") {
+      expect(adapter.sessions.has(oldToken)).toBe(false)
+      expect(adapter.sessions.get(browser.cookies.get(SESSION_COOKIE)!)?.userId).toBe(myId)
+    }
+  })
+
+  it("asking for your own link does not let a stranger's link through", async () => {
+    const { adapter, config } = setup(strategy)
+    const { victim, mallory } = addresses()
+    const browser = await signedInVictim(config, victim)
+    const sessionBefore = browser.cookies.get(SESSION_COOKIE)
+    // The victim asks for a link to another address of theirs (not yet opened)…
+    await requestLink(browser, `second.${victim}`)
+    expect(browser.cookies.has(REQUEST_COOKIE)).toBe(true)
+    // …and is sent to Mallory's link meanwhile.
+    const response = await browser.fetch(await requestLink(new Browser(config), mallory))
+    expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe(
+      "AccountNotLinked",
+    )
+    expect(browser.cookies.get(SESSION_COOKIE)).toBe(sessionBefore)
+    expect((await browser.session())?.user?.email).toBe(victim)
+    expect(await adapter.getUserByEmail!(mallory)).toBeNull()
+  })
+
+  it("a request cookie sealed by another deployment does not count", async () => {
+    const { config } = setup(strategy)
+    const { victim, mallory } = addresses()
+    const browser = await signedInVictim(config, victim)
+    // Mallory asks for her link and copies her request cookie into the victim's browser (a
+    // sibling subdomain could set cookies): it names her address, but it is sealed under the
+    // secret, and a cookie of another deployment does not open.
+    const foreign = new Browser({ ...config, secret: `${config.secret as string}-other` })
+    const link = await requestLink(foreign, mallory)
+    browser.cookies.set(REQUEST_COOKIE, foreign.cookies.get(REQUEST_COOKIE)!)
+    const response = await browser.fetch(link)
+    expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe(
+      "AccountNotLinked",
+    )
+    expect((await browser.session())?.user?.email).toBe(victim)
+  })
+})
+
+it("the request cookie is HttpOnly, Lax, sealed, and lives as long as the link", async () => {
+  const { config } = setup("jwt")
+  const { victim } = addresses()
+  const browser = new Browser(config)
+  const csrfToken = await browser.csrfToken()
+  const response = await browser.fetch("/auth/signin/nodemailer", {
+    form: { csrfToken, email: victim, callbackUrl: "/dashboard" },
+  })
+  await mailbox.nextFor(victim)
+  const line = response.headers.getSetCookie().find((l) => l.startsWith(`${REQUEST_COOKIE}=`))!
+  expect(line).toMatch(/; HttpOnly/i)
+  expect(line).toMatch(/; SameSite=Lax/i)
+  const maxAge = Number(/; Max-Age=(\d+)/.exec(line)?.[1])
+  expect(maxAge).toBeGreaterThanOrEqual(24 * 60 * 60 - 5)
+  expect(maxAge).toBeLessThanOrEqual(24 * 60 * 60)
+  expect(decodeURIComponent(line)).not.toContain(victim)
 })

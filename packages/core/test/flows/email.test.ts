@@ -153,6 +153,34 @@ describe("asking for a link", () => {
     expect(adapter.tokens.size).toBe(0)
   })
 
+  it("sends the user to a URL the signIn callback returns, with no mail and no token", async () => {
+    const { browser, signInCallback, adapter } = setup()
+    signInCallback.mockReturnValue("/not-allowed?reason=closed")
+    const address = newAddress()
+    const response = await requestLink(browser, address)
+    expect(response.status).toBe(302)
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/not-allowed?reason=closed`)
+    expect(signInCallback).toHaveBeenCalledWith(
+      expect.objectContaining({ email: { verificationRequest: true } }),
+    )
+    await expect(mailbox.nextFor(address, 300)).rejects.toThrow(/no mail/)
+    expect(adapter.tokens.size).toBe(0)
+
+    // For a browser client, the same URL as JSON.
+    const json = await requestLink(browser, address, {}, { "X-Auth-Return-Redirect": "1" })
+    expect(await json.json()).toEqual({ url: `${ORIGIN}/not-allowed?reason=closed` })
+  })
+
+  it("passes that URL through the redirect callback: another site's URL becomes the origin", async () => {
+    const { browser, signInCallback, adapter } = setup()
+    signInCallback.mockReturnValue("https://elsewhere.example/phish")
+    const address = newAddress()
+    const response = await requestLink(browser, address)
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/`)
+    await expect(mailbox.nextFor(address, 300)).rejects.toThrow(/no mail/)
+    expect(adapter.tokens.size).toBe(0)
+  })
+
   it.each([
     ["two addresses", "a@example.com,b@example.com"],
     ["two addresses with a space", "a@example.com b@example.com"],
@@ -430,7 +458,7 @@ describe("following the link", () => {
   })
 
   it("does not let a signed-in user take over another user's address", async () => {
-    const { browser, adapter } = setup()
+    const { browser, adapter, config } = setup()
     const victim = newAddress()
     adapter.createUser!({ id: "victim", email: victim, emailVerified: new Date() })
     adapter.createUser!({ id: "attacker", email: "attacker@example.com", emailVerified: null })
@@ -439,7 +467,8 @@ describe("following the link", () => {
       userId: "attacker",
       expires: new Date(Date.now() + 60_000),
     })
-    await requestLink(browser, victim)
+    // The link was asked for elsewhere (the victim's own browser), not in this one.
+    await requestLink(new Browser(config), victim)
     const link = linkIn(await mailbox.nextFor(victim))
     browser.cookies.set("latch.session-token", "attacker-session")
     const response = await browser.fetch(path(link))
@@ -447,6 +476,31 @@ describe("following the link", () => {
       "AccountNotLinked",
     )
     expect(adapter.accounts.size).toBe(0)
+    expect(adapter.sessions.has("attacker-session")).toBe(true)
+  })
+
+  it("switches a browser that asked for the link to the link's user, attaching nothing to the other", async () => {
+    const { browser, adapter } = setup()
+    const owner = newAddress()
+    adapter.createUser!({ id: "owner", email: owner, emailVerified: new Date() })
+    adapter.createUser!({ id: "other", email: "other@example.com", emailVerified: null })
+    adapter.sessions.set("other-session", {
+      sessionToken: "other-session",
+      userId: "other",
+      expires: new Date(Date.now() + 60_000),
+    })
+    browser.cookies.set("latch.session-token", "other-session")
+    await requestLink(browser, owner)
+    const link = linkIn(await mailbox.nextFor(owner))
+    const response = await browser.fetch(path(link))
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
+    expect((await browser.session())?.user?.email).toBe(owner)
+    expect(browser.cookies.get("latch.session-token")).not.toBe("other-session")
+    expect(adapter.sessions.has("other-session")).toBe(false)
+    // The address's account belongs to its owner; the other user got nothing.
+    expect([...adapter.accounts.values()].map((a) => [a.userId, a.providerAccountId])).toEqual([
+      ["owner", owner],
+    ])
   })
 
   it("accepts a link made before the secret was rotated", async () => {
@@ -584,8 +638,11 @@ describe("configuration", () => {
     expect(errors[0]!.message).toContain("createVerificationToken")
   })
 
-  it("refuses Email() without sendVerificationRequest, and a bad maxAge", async () => {
-    for (const provider of [Email(), Nodemailer({ maxAge: -1 })]) {
+  it("refuses an email provider without sendVerificationRequest, and a bad maxAge", async () => {
+    const bare = { id: "email", name: "Email", type: "email" } as unknown as ReturnType<
+      typeof Email
+    >
+    for (const provider of [bare, Nodemailer({ maxAge: -1 })]) {
       const errors: Error[] = []
       const config = testConfig({
         logger: { ...quiet.logger, error: (error) => errors.push(error) },

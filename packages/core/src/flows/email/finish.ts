@@ -2,8 +2,8 @@
  * `GET {basePath}/callback/<email provider>?token=…&email=…`: the user followed the link.
  *
  * A browser signed in as another user than the address's is refused first, before the token is
- * spent (see `signed-in.ts`). Then the token is used up (one `useVerificationToken`, whatever
- * happens next), and checked:
+ * spent — unless it asked for this link itself, and then switches users (see `signed-in.ts`).
+ * Then the token is used up (one `useVerificationToken`, whatever happens next), and checked:
  * the record must be for this address, carry the hash of this token, and not have expired.
  * Anything else — a used, expired, foreign or garbled token — is a `Verification` error and
  * starts no session.
@@ -17,7 +17,8 @@ import { callAdapter } from "../../session/adapter-call.js"
 import type { Identity } from "../../session/establish.js"
 import { normalizeAddress } from "./address.js"
 import { emailAdapter } from "./adapter.js"
-import { refuseLinkForAnotherUser } from "./signed-in.js"
+import { askedForLink, forgetLinkRequest } from "./binding.js"
+import { linkSwitchesUser } from "./signed-in.js"
 import { tokenHashes } from "./token.js"
 
 /** Longer than any token Latch makes or a sane `generateVerificationToken` returns. */
@@ -39,11 +40,19 @@ async function useToken(
   return null
 }
 
+/** What a redeemed link leads to. */
+export interface EmailSignIn {
+  /** Who signs in. */
+  identity: Identity
+  /** Whether the browser is signed in as another user, whom this sign-in replaces. */
+  switchesUser: boolean
+}
+
 /** Redeems the link's token; returns the identity to sign in. */
 export async function finishEmailSignIn(
   ctx: ActionContext,
   provider: EmailConfig,
-): Promise<Identity> {
+): Promise<EmailSignIn> {
   const { token, email } = ctx.request.query
   if (!token || !email || token.length > MAX_TOKEN_LENGTH) {
     throw new Verification("The sign-in link has no usable token or address")
@@ -57,7 +66,8 @@ export async function finishEmailSignIn(
     }
     throw error
   }
-  await refuseLinkForAnotherUser(ctx, provider, address)
+  const asked = await askedForLink(ctx, provider, address)
+  const switchesUser = await linkSwitchesUser(ctx, provider, address, asked)
   const used = await useToken(ctx, address, await tokenHashes(ctx.config, token))
   if (!used) throw new Verification("The sign-in link is unknown or was already used")
   const { record, hash } = used
@@ -71,11 +81,15 @@ export async function finishEmailSignIn(
     throw new Verification("The adapter returned a token that does not match the link")
   }
   if (!(expires > Date.now())) throw new Verification("The sign-in link has expired")
+  if (asked) forgetLinkRequest(ctx)
 
   const adapter = emailAdapter(ctx)
   const stored = await callAdapter("getUserByEmail", () => adapter.getUserByEmail(address))
   return {
-    user: stored ?? { id: address, email: address, emailVerified: new Date() },
-    account: { provider: provider.id, type: "email", providerAccountId: address },
+    identity: {
+      user: stored ?? { id: address, email: address, emailVerified: new Date() },
+      account: { provider: provider.id, type: "email", providerAccountId: address },
+    },
+    switchesUser,
   }
 }

@@ -2,8 +2,9 @@
  * `POST {basePath}/signin/<email provider>`: the user asks for a sign-in link.
  *
  * The address is normalized and checked, the rate limits counted, the `signIn` callback asked
- * (`email.verificationRequest: true`), a token created and stored hashed, the mail sent; the
- * user is sent to the "check your email" page.
+ * (`email.verificationRequest: true`; a URL it returns is where the user goes instead, and no
+ * mail is sent), a token created and stored hashed, the mail sent, and the browser remembers
+ * that it asked (see `binding.ts`); the user is sent to the "check your email" page.
  */
 import type { ActionContext } from "../../actions/context.js"
 import { AccessDenied, EmailSignInError } from "../../errors.js"
@@ -14,6 +15,7 @@ import type { AdapterUser } from "../../adapters.js"
 import type { User } from "../../types.js"
 import { normalizeAddress } from "./address.js"
 import { emailAdapter } from "./adapter.js"
+import { bindLinkToBrowser } from "./binding.js"
 import { withinRateLimit } from "./rate-limit.js"
 import { newToken, hashToken } from "./token.js"
 
@@ -34,8 +36,30 @@ async function candidateUser(ctx: ActionContext, address: string): Promise<User 
   return stored ?? { id: address, email: address, emailVerified: null }
 }
 
-/** Asks the `signIn` callback whether this address may get a link. */
-async function allowLink(ctx: ActionContext, provider: EmailConfig, user: User): Promise<void> {
+/**
+ * A URL the `signIn` callback answered, as any redirect: through the `redirect` callback, whose
+ * default keeps it on the site's origin.
+ */
+async function redirectOf(ctx: ActionContext, url: string): Promise<string> {
+  try {
+    const checked = await ctx.config.callbacks.redirect({ url, baseUrl: ctx.origin })
+    return new URL(checked, ctx.origin).href
+  } catch (error) {
+    ctx.logger.debug("signIn callback URL refused", { url, error })
+    return ctx.origin
+  }
+}
+
+/**
+ * Asks the `signIn` callback whether this address may get a link: `false` (or a throw) refuses
+ * with `AccessDenied`; a URL sends the user there instead, and no link is made; `undefined`
+ * when the link may go out.
+ */
+async function allowLink(
+  ctx: ActionContext,
+  provider: EmailConfig,
+  user: User,
+): Promise<string | undefined> {
   let verdict: boolean | string
   try {
     verdict = await ctx.config.callbacks.signIn({
@@ -48,6 +72,8 @@ async function allowLink(ctx: ActionContext, provider: EmailConfig, user: User):
     throw new AccessDenied(message, { cause: error })
   }
   if (verdict === false) throw new AccessDenied("The signIn callback refused the sign-in link")
+  if (typeof verdict === "string") return redirectOf(ctx, verdict)
+  return undefined
 }
 
 /** Creates the link, stores its token and sends it; returns the verify-request URL. */
@@ -60,14 +86,17 @@ export async function startEmailSignIn(
   const adapter = emailAdapter(ctx)
   const next = verifyRequestUrl(ctx, provider, address)
 
+  const expires = new Date(Date.now() + (provider.maxAge ?? DEFAULT_EMAIL_MAX_AGE) * 1000)
   if (!(await withinRateLimit(ctx, provider, address))) {
     ctx.logger.debug("email sign-in: rate limit reached, no mail sent", { provider: provider.id })
+    // The same answer as a sent link, cookie included: the limit shows in nothing.
+    await bindLinkToBrowser(ctx, provider, address, expires)
     return next
   }
-  await allowLink(ctx, provider, await candidateUser(ctx, address))
+  const elsewhere = await allowLink(ctx, provider, await candidateUser(ctx, address))
+  if (elsewhere !== undefined) return elsewhere
 
   const token = await newToken(provider)
-  const expires = new Date(Date.now() + (provider.maxAge ?? DEFAULT_EMAIL_MAX_AGE) * 1000)
   const url = withQuery(`${ctx.actionBase}/callback/${encodeURIComponent(provider.id)}`, {
     callbackUrl,
     token,
@@ -97,5 +126,6 @@ export async function startEmailSignIn(
     ctx.logger.error(failure)
     throw failure
   }
+  await bindLinkToBrowser(ctx, provider, address, expires)
   return next
 }

@@ -1,8 +1,10 @@
 /**
  * The end of an OAuth sign-in (RFC 6749 §4.1.2–§4.1.4, OpenID Connect Core §3.1.3): the
  * authorization response is validated (state, RFC 9207 `iss`), the code exchanged with the PKCE
- * verifier, the ID token validated (issuer, audience, expiry, nonce, and its signature against
- * the JWKS), the profile read from the ID token or the userinfo endpoint, and mapped to a user.
+ * verifier, an OpenID Connect ID token validated (issuer, audience, expiry, nonce, and its
+ * signature against the JWKS), the profile read from the ID token or the userinfo endpoint, and
+ * mapped to a user. A plain OAuth 2.0 provider's `id_token`, if it sends one, is kept on the
+ * account unvalidated, as Auth.js keeps it; its profile comes from the userinfo endpoint.
  * Every check cookie is deleted first, whatever happens next.
  */
 import * as oauth from "oauth4webapi"
@@ -191,6 +193,40 @@ async function profileOf(
   return profile as Profile
 }
 
+/**
+ * A plain OAuth 2.0 provider's token response without its `id_token`, which is handed back
+ * apart. Such a provider promises no OpenID Connect (no issuer to match, no keys to check a
+ * signature with), so its ID token is not validated — it is not what the sign-in relies on: the
+ * profile comes from the userinfo endpoint, authorized by the access token. The response is
+ * otherwise left to oauth4webapi as it came (an error response untouched).
+ */
+async function setIdTokenAside(
+  response: Response,
+): Promise<{ response: Response; idToken: string | undefined }> {
+  if (!response.ok) return { response, idToken: undefined }
+  let body: unknown
+  try {
+    body = await response.clone().json()
+  } catch {
+    return { response, idToken: undefined }
+  }
+  if (typeof body !== "object" || body === null || !("id_token" in body)) {
+    return { response, idToken: undefined }
+  }
+  const { id_token: idToken, ...rest } = body as Record<string, unknown>
+  const headers = new Headers(response.headers)
+  headers.delete("content-length")
+  headers.delete("content-encoding")
+  return {
+    response: new Response(JSON.stringify(rest), {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    }),
+    idToken: typeof idToken === "string" ? idToken : undefined,
+  }
+}
+
 /** Finishes the sign-in, or forwards it (redirect proxy, `form_post`). */
 export async function finishOAuth(
   ctx: ActionContext,
@@ -234,11 +270,15 @@ export async function finishOAuth(
       verifier,
       httpOptions(provider, server.token_endpoint),
     )
-    const tokens = await oauth.processAuthorizationCodeResponse(server, client, response, {
+    const isOIDC = provider.type === "oidc"
+    const { response: tokenResponse, idToken } = isOIDC
+      ? { response, idToken: undefined }
+      : await setIdTokenAside(response)
+    const tokens = await oauth.processAuthorizationCodeResponse(server, client, tokenResponse, {
       expectedNonce,
-      requireIdToken: provider.type === "oidc",
+      requireIdToken: isOIDC,
     })
-    if (tokens.id_token) {
+    if (isOIDC && tokens.id_token) {
       if (!server.jwks_uri)
         throw new InvalidEndpoints(`"${provider.id}" sends ID tokens but has no jwks_uri`)
       await oauth.validateApplicationLevelSignature(
@@ -247,7 +287,9 @@ export async function finishOAuth(
         httpOptions(provider, server.jwks_uri),
       )
     }
-    const claims = oauth.getValidatedIdTokenClaims(tokens)
+    const claims = isOIDC ? oauth.getValidatedIdTokenClaims(tokens) : undefined
+    // Kept on the account as the server sent it, unvalidated: nothing here relies on it.
+    if (idToken !== undefined) (tokens as Record<string, unknown>).id_token = idToken
     const profile = await profileOf(ctx, provider, server, client, tokens as TokenSet, claims)
     return { identity: await identityOf(provider, profile, tokens as TokenSet) }
   } catch (error) {

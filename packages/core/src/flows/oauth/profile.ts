@@ -18,34 +18,67 @@ function defaultProfile(profile: Profile): User {
   }
 }
 
-/** Token endpoint fields stored on the account; nothing else of the response is kept. */
+/**
+ * The token endpoint fields an account keeps by default: Auth.js's default set (`access_token`,
+ * `id_token`, `refresh_token`, `expires_at`, `scope`, `token_type`, `session_state`) plus
+ * `expires_in` and `authorization_details`; nothing else of the response is kept.
+ */
 const tokenFields = [
   "access_token",
   "expires_in",
   "refresh_token",
   "scope",
   "id_token",
+  "session_state",
   "authorization_details",
 ] as const
 
-/** The account of a sign-in: provider, type, id at the provider and the tokens. */
-export function accountOf(
+/** The provider's `account(tokens)` callback, when it has one (Auth.js's option). */
+type AccountCallback = (tokens: TokenSet) => Record<string, unknown> | undefined | null | void
+
+/** The token set as the `account` callback sees it: every field, plus `expires_at`. */
+function withExpiresAt(tokens: TokenSet): TokenSet {
+  const full: TokenSet = { ...tokens }
+  // RFC 6749 §7.1: the token type is case-insensitive; stored lowercased.
+  if (typeof tokens.token_type === "string") {
+    ;(full as Record<string, unknown>).token_type = tokens.token_type.toLowerCase()
+  }
+  // Seconds since the epoch, so that a refresh can be decided without knowing when it was issued.
+  if (typeof tokens.expires_in === "number") {
+    full.expires_at = Math.floor(Date.now() / 1000) + tokens.expires_in
+  }
+  return full
+}
+
+/** The default account fields of a token set. */
+function defaultAccountFields(tokens: TokenSet): Record<string, unknown> {
+  const fields: Record<string, unknown> = {}
+  for (const field of [...tokenFields, "token_type", "expires_at"] as const) {
+    if (tokens[field] !== undefined) fields[field] = tokens[field]
+  }
+  return fields
+}
+
+/**
+ * The account of a sign-in: provider, type, id at the provider and the tokens — those the
+ * provider's `account(tokens)` callback returns (nothing when it returns nothing), else the
+ * default fields. Provider, type and id are always Latch's.
+ */
+export async function accountOf(
   provider: OAuthProviderConfig,
   providerAccountId: string,
   tokens: TokenSet,
-): Account {
-  const account: Account = { provider: provider.id, type: provider.type, providerAccountId }
-  for (const field of tokenFields) {
-    if (tokens[field] !== undefined) (account as Record<string, unknown>)[field] = tokens[field]
+): Promise<Account> {
+  const full = withExpiresAt(tokens)
+  const callback = (provider as { account?: AccountCallback }).account
+  let fields: Record<string, unknown>
+  if (typeof callback === "function") {
+    const chosen = await callback(full)
+    fields = chosen && typeof chosen === "object" ? { ...chosen } : {}
+  } else {
+    fields = defaultAccountFields(full)
   }
-  // RFC 6749 §7.1: the token type is case-insensitive; stored lowercased.
-  if (typeof tokens.token_type === "string")
-    account.token_type = tokens.token_type.toLowerCase() as Lowercase<string>
-  // Seconds since the epoch, so that a refresh can be decided without knowing when it was issued.
-  if (typeof tokens.expires_in === "number") {
-    account.expires_at = Math.floor(Date.now() / 1000) + tokens.expires_in
-  }
-  return account
+  return { ...fields, provider: provider.id, type: provider.type, providerAccountId } as Account
 }
 
 /**
@@ -72,5 +105,5 @@ export async function identityOf(
     throw new OAuthProfileParseError(`The profile of "${provider.id}" has no id`)
   }
   const id = String(user.id)
-  return { user: { ...user, id }, account: accountOf(provider, id, tokens), profile }
+  return { user: { ...user, id }, account: await accountOf(provider, id, tokens), profile }
 }
