@@ -24,6 +24,7 @@ import {
 import {
   accountColumns,
   accountValues,
+  emailValue,
   toAccount,
   toAuthenticator,
   toSession,
@@ -152,7 +153,7 @@ export function PostgresAdapter(
       for (const [field, column] of Object.entries(userColumns)) {
         const value = user[field as keyof typeof userColumns]
         if (value === undefined) continue // absent: keep; null: clear
-        params.push(value)
+        params.push(field === "email" ? emailValue(value as string | null) : value)
         sets.push(`${column} = $${params.length}`)
       }
       const row = await first(

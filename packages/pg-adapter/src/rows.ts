@@ -35,12 +35,20 @@ export function toUser(row: Row): AdapterUser {
   }
 }
 
+/**
+ * An email to store: no address (`null`, `undefined` or `""`) is `null`, so that the unique
+ * `email` column takes any number of users without one (OAuth users of X, some GitHub users).
+ */
+export function emailValue(email: string | null | undefined): string | null {
+  return email === undefined || email === null || email.trim() === "" ? null : email
+}
+
 /** The user's columns, given as values in this order by createUser. */
 export function userValues(user: AdapterUser): unknown[] {
   return [
     user.id,
     user.name ?? null,
-    user.email ?? null,
+    emailValue(user.email),
     user.emailVerified ?? null,
     user.image ?? null,
   ]

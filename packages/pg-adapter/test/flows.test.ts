@@ -392,6 +392,42 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
       expect(await other.session()).toMatchObject({ user: { email: alice.email } })
     })
 
+    it("signs up two users whose provider gives no email address (stored as null)", async () => {
+      const base = testConfig()
+      const config = testConfig({
+        adapter,
+        providers: [
+          ...base.providers,
+          {
+            id: "op",
+            name: "Test OP",
+            type: "oidc",
+            issuer: op.issuer,
+            ...CLIENTS.basic,
+            // As X/Twitter, or a GitHub user with a private address: no email.
+            profile: (profile) => ({ id: String(profile.sub), name: String(profile.name) }),
+          },
+        ],
+      })
+      for (const name of ["alice", "bob"] as const) {
+        const browser = new Browser(config)
+        const csrfToken = await browser.csrfToken()
+        const start = await browser.fetch("/auth/signin/op", {
+          form: { csrfToken, callbackUrl: "/home" },
+        })
+        const done = await browser.fetch(
+          await login(browser, start.headers.get("location")!, { account: name }),
+        )
+        expect(done.headers.get("location")).toBe(`${ORIGIN}/home`)
+        expect(await browser.session()).toMatchObject({ user: { email: null } })
+      }
+      const { rows } = await db().client.query("select name, email from users order by name")
+      expect(rows).toEqual([
+        { name: ACCOUNTS.alice.claims.name, email: null },
+        { name: ACCOUNTS.bob.claims.name, email: null },
+      ])
+    })
+
     it("signs in again after signing out, in the same browser, as the same user", async () => {
       const { config } = oauthSetup()
       const browser = new Browser(config)

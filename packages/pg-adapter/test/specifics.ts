@@ -85,6 +85,31 @@ export function runPostgresSpecifics(name: string, get: () => SpecificsSetup) {
       expect((error as Error).message).toMatch(/^@latch\/pg-adapter: createUser failed: /)
     })
 
+    it("takes any number of users without an email: null, or empty stored as null", async () => {
+      const { client } = get()
+      const adapter = PostgresAdapter(client)
+      const ids = [id("x-user"), id("x-user"), id("x-user"), id("x-user")]
+      const noEmail = [null, null, "", "  "] as unknown as string[]
+      for (const [i, userId] of ids.entries()) {
+        const created = await adapter.createUser({
+          id: userId,
+          email: noEmail[i]!,
+          emailVerified: null,
+          name: `No email ${i}`,
+        })
+        expect(created.email).toBeNull()
+      }
+      // An update to an empty address clears it too.
+      const withEmail = { id: id("user"), email: `${id("e")}@example.com`, emailVerified: null }
+      await adapter.createUser(withEmail)
+      expect((await adapter.updateUser({ id: withEmail.id, email: "" })).email).toBeNull()
+      const { rows } = await client.query(
+        "select count(*)::int as n from users where id = any($1) and email is null",
+        [[...ids, withEmail.id]],
+      )
+      expect((rows as { n: number }[])[0]!.n).toBe(5)
+    })
+
     it("getSessionAndUser is one statement; useVerificationToken one delete … returning", async () => {
       const { recorder, statements } = recording(get().client)
       const adapter = PostgresAdapter(recorder)

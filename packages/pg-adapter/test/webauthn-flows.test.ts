@@ -89,7 +89,8 @@ describe.each(clients)("passkeys on $name", ({ open }) => {
       )
       expect(rows).toEqual([
         {
-          credential_id: credential.id,
+          // Padded standard base64, as Auth.js stores it.
+          credential_id: credential.rawId.toString("base64"),
           user_id: ALICE.id,
           counter: 0,
           credential_public_key: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/),

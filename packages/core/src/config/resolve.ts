@@ -69,6 +69,8 @@ export interface ResolvedConfig {
   /** Where a redirect proxy may forward a sign-in; empty: nowhere. */
   redirectProxyAllowedOrigins: OriginPattern[]
   experimental: { enableWebAuthn: boolean }
+  /** Whether Auth.js session cookies become Latch sessions (`migrateSessions`). */
+  migrateSessions: boolean
   /** A configuration error: every request of this configuration fails with it. */
   error: AuthError | undefined
   /** The cookies for a secure or insecure origin. */
@@ -182,6 +184,7 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
     redirectProxyUrl: config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL,
     redirectProxyAllowedOrigins,
     experimental: { enableWebAuthn: config.experimental?.enableWebAuthn === true },
+    migrateSessions: config.migrateSessions === true,
     error,
     cookies(secure) {
       const variant = secure ? "secure" : "insecure"

@@ -11,16 +11,20 @@ export async function callAdapter<T>(method: string, run: () => PromiseLike<T> |
   }
 }
 
-/** The adapter with the methods a feature needs, or `MissingAdapterMethods` naming those missing. */
+/**
+ * The adapter with the methods a feature needs, or `MissingAdapterMethods` naming those missing
+ * and what to do: `hint`, or by default, adding them to the adapter.
+ */
 export function requireMethods<M extends keyof Adapter>(
   adapter: Adapter,
   methods: readonly M[],
   feature: string,
+  hint = `add ${methods.length > 1 ? "them" : "it"} to your adapter (@latch/pg-adapter has every method Latch uses)`,
 ): Adapter & Required<Pick<Adapter, M>> {
   const missing = methods.filter((method) => typeof adapter[method] !== "function")
   if (missing.length) {
     throw new MissingAdapterMethods(
-      `The adapter lacks ${missing.join(", ")}, needed for ${feature}`,
+      `The adapter lacks ${missing.join(", ")}, needed for ${feature}: ${hint}.`,
     )
   }
   return adapter as Adapter & Required<Pick<Adapter, M>>

@@ -12,7 +12,8 @@ export async function clearSession(ctx: ActionContext): Promise<void> {
   if (ctx.config.session.strategy === "database") {
     const present = sessionTokenOf(ctx) !== undefined
     const session = await deleteDatabaseSession(ctx)
-    if (present) await emitEvent(ctx, "signOut", { session })
+    // A session still under its Auth.js cookie (`migrateSessions`) signs out too.
+    if (present || session) await emitEvent(ctx, "signOut", { session })
     return
   }
   const { present, token } = await readSessionToken(ctx)

@@ -6,6 +6,7 @@
 import type { ActionContext } from "../actions/context.js"
 import type { AdapterSession, AdapterUser } from "../adapters.js"
 import { callAdapter, requireMethods } from "./adapter-call.js"
+import { dropAuthjsCookies, takeAuthjsSessionTokens } from "./migrate.js"
 
 type SessionContext = Pick<ActionContext, "config" | "cookies" | "cookieOptions" | "logger">
 
@@ -55,20 +56,46 @@ export async function readDatabaseSession(
   ctx: SessionContext,
 ): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
   const sessionToken = sessionTokenOf(ctx)
-  if (!sessionToken) return null
+  const found = sessionToken ? await readStoredSession(ctx, sessionToken, true) : null
+  if (!ctx.config.migrateSessions) return found
+  if (found) {
+    dropAuthjsCookies(ctx)
+    return found
+  }
+  // `migrateSessions`: the row of an Auth.js session cookie carries on under Latch's cookie.
+  for (const token of takeAuthjsSessionTokens(ctx)) {
+    const migrated = await readStoredSession(ctx, token, false)
+    if (migrated) {
+      setCookie(ctx, token, migrated.session.expires)
+      return migrated
+    }
+  }
+  return null
+}
+
+/**
+ * The session of a token and its user, its expiry pushed when due; `null` when unknown or
+ * expired (an expired row is deleted). With `ownCookie`, the token came from Latch's cookie,
+ * which is then set or deleted to match.
+ */
+async function readStoredSession(
+  ctx: SessionContext,
+  sessionToken: string,
+  ownCookie: boolean,
+): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
   const adapter = adapterOf(ctx)
   const found = await callAdapter("getSessionAndUser", () =>
     adapter.getSessionAndUser(sessionToken),
   )
   if (!found) {
-    clearCookie(ctx)
+    if (ownCookie) clearCookie(ctx)
     return null
   }
   const { session, user } = found
   const now = Date.now()
   if (session.expires.getTime() <= now) {
     await callAdapter("deleteSession", () => adapter.deleteSession(sessionToken))
-    clearCookie(ctx)
+    if (ownCookie) clearCookie(ctx)
     return null
   }
   const { maxAge, updateAge } = ctx.config.session
@@ -77,7 +104,7 @@ export async function readDatabaseSession(
   if (now - lastPushed >= updateAge * 1000) {
     const expires = new Date(now + maxAge * 1000)
     await callAdapter("updateSession", () => adapter.updateSession({ sessionToken, expires }))
-    setCookie(ctx, sessionToken, expires)
+    if (ownCookie) setCookie(ctx, sessionToken, expires)
     return { session: { ...session, expires }, user }
   }
   return found
@@ -85,8 +112,10 @@ export async function readDatabaseSession(
 
 /** Deletes the request's session and its cookie; returns what was deleted. */
 export async function deleteDatabaseSession(ctx: SessionContext): Promise<AdapterSession | null> {
-  const sessionToken = sessionTokenOf(ctx)
+  // With `migrateSessions`, signing out also ends a session still under its Auth.js cookie.
+  const sessionToken = sessionTokenOf(ctx) ?? takeAuthjsSessionTokens(ctx)[0]
   clearCookie(ctx)
+  dropAuthjsCookies(ctx)
   if (!sessionToken) return null
   const adapter = adapterOf(ctx)
   const deleted = await callAdapter("deleteSession", () => adapter.deleteSession(sessionToken))

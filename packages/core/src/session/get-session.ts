@@ -6,12 +6,14 @@ import { resolveConfig, type ResolvedConfig } from "../config/resolve.js"
 import { CookieJar } from "../cookies/jar.js"
 import { resolveOrigin } from "../request/host.js"
 import type { AuthConfig, Cookie, Session } from "../types.js"
+import { mayHaveAuthjsSession } from "./migrate.js"
 import { readSession } from "./read.js"
 
 function hasSessionCookie(header: string, config: ResolvedConfig): boolean {
   return (
     header.includes(config.cookies(false).sessionToken.name) ||
-    header.includes(config.cookies(true).sessionToken.name)
+    header.includes(config.cookies(true).sessionToken.name) ||
+    (config.migrateSessions && mayHaveAuthjsSession(header))
   )
 }
 

@@ -6,6 +6,7 @@
 import type { ActionContext } from "../actions/context.js"
 import { isCurrentToken, type JWT } from "../jwt.js"
 import { decryptJWE, encryptJWE } from "../lib/jwe.js"
+import { dropAuthjsCookies, migrateJWTSession } from "./migrate.js"
 
 type SessionContext = Pick<ActionContext, "config" | "cookies" | "cookieOptions">
 
@@ -17,8 +18,25 @@ function secretParam(ctx: SessionContext): string | string[] {
   return secrets.length === 1 ? secrets[0]! : secrets
 }
 
-/** The token in the request's session cookie, or `null` when absent, invalid or expired. */
+/**
+ * The token in the request's session cookie, or `null` when absent, invalid or expired. With
+ * `migrateSessions`, a request without a valid Latch token gets the one of its Auth.js cookie,
+ * written as Latch's session cookie.
+ */
 export async function readSessionToken(
+  ctx: SessionContext,
+): Promise<{ present: boolean; token: JWT | null }> {
+  const found = await readLatchToken(ctx)
+  if (!ctx.config.migrateSessions) return found
+  if (found.token) {
+    dropAuthjsCookies(ctx)
+    return found
+  }
+  const migrated = await migrateJWTSession(ctx)
+  return migrated ? { present: true, token: migrated } : found
+}
+
+async function readLatchToken(
   ctx: SessionContext,
 ): Promise<{ present: boolean; token: JWT | null }> {
   const salt = ctx.cookieOptions.sessionToken.name

@@ -40,7 +40,8 @@ async function link(
   account: Account,
   profile: Identity["profile"],
 ): Promise<void> {
-  const stored: AdapterAccount = { ...account, userId: user.id }
+  // Credentials sign-ins never get here: they link no account.
+  const stored = { ...account, userId: user.id } as AdapterAccount
   await call("linkAccount", () => adapter.linkAccount(stored))
   await emitEvent(ctx, "linkAccount", { user, account: stored, profile: (profile ?? user) as User })
 }
@@ -104,8 +105,6 @@ async function emailUser(ctx: ActionContext, identity: Identity): Promise<Resolv
       id: crypto.randomUUID(),
       email: address,
       emailVerified: new Date(),
-      name: null,
-      image: null,
     }),
   )
   await emitEvent(ctx, "createUser", { user: created })
@@ -133,8 +132,7 @@ async function webAuthnUser(ctx: ActionContext, identity: Identity): Promise<Res
         id: String(identity.user.id),
         email: identity.user.email ?? "",
         emailVerified: null,
-        name: identity.user.name ?? null,
-        image: null,
+        ...(identity.user.name ? { name: identity.user.name } : {}),
       }),
     )
     await emitEvent(ctx, "createUser", { user })
@@ -196,7 +194,9 @@ export async function resolveUser(
     adapter.createUser({
       ...fields,
       id: crypto.randomUUID(),
-      email: email ?? "",
+      // No address is `null`, as Auth.js stores it: a unique email column holds many nulls, but
+      // only one "".
+      email: (email || null) as string,
       emailVerified: null,
     }),
   )

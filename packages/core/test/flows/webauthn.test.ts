@@ -17,6 +17,9 @@ import { ALICE, Browser, ORIGIN, SECRET, deletedCookies, setCookies } from "../h
 afterEach(() => vi.useRealTimers())
 
 const CHALLENGE_COOKIE = "latch.challenge"
+
+/** A credential id in the form it is stored: padded standard base64, as Auth.js stores it. */
+const stored = (id: string) => Buffer.from(id, "base64url").toString("base64")
 const RP_ID = "localhost"
 
 function setup(
@@ -340,10 +343,10 @@ describe("webauthn-options", () => {
 describe("registration", () => {
   it("stores a signed-in user's passkey as an authenticator and a webauthn account", async () => {
     const { adapter, credential } = await aliceWithPasskey()
-    const stored = adapter.authenticators.get(credential.id)!
-    expect(stored).toMatchObject({
-      credentialID: credential.id,
-      providerAccountId: credential.id,
+    const row = adapter.authenticators.get(stored(credential.id))!
+    expect(row).toMatchObject({
+      credentialID: stored(credential.id),
+      providerAccountId: stored(credential.id),
       userId: ALICE.id,
       counter: 0,
       credentialDeviceType: "singleDevice",
@@ -351,11 +354,13 @@ describe("registration", () => {
       transports: "internal",
     })
     // The public key is stored base64 (not base64url), as the Authenticator type says.
-    expect(stored.credentialPublicKey).toMatch(/^[A-Za-z0-9+/]+=*$/)
+    expect(row.credentialPublicKey).toMatch(/^[A-Za-z0-9+/]+=*$/)
+    // The id too, padded, as Auth.js stores it: a move back to Auth.js keeps the passkey.
+    expect(row.credentialID).toMatch(/^[A-Za-z0-9+/]+=+$/)
     const account = [...adapter.accounts.values()].find((a) => a.type === "webauthn")
     expect(account).toMatchObject({
       provider: "passkey",
-      providerAccountId: credential.id,
+      providerAccountId: stored(credential.id),
       userId: ALICE.id,
     })
   })
@@ -377,7 +382,7 @@ describe("registration", () => {
     const user = [...adapter.users.values()].find((u) => u.email === "new@example.com")!
     expect(user.emailVerified).toBeNull()
     expect(createUser).toHaveBeenCalledOnce()
-    expect(adapter.authenticators.get(credential.id)?.userId).toBe(user.id)
+    expect(adapter.authenticators.get(stored(credential.id))?.userId).toBe(user.id)
     expect((await browser.session())?.user).toMatchObject({ email: "new@example.com" })
   })
 
@@ -405,6 +410,21 @@ describe("registration", () => {
 
   it("refuses a credential that is registered already", async () => {
     const ctx = await aliceWithPasskey()
+    await signInAsAlice(ctx.browser)
+    const { body } = await options(ctx.browser, { action: "register" })
+    const { response } = ctx.authenticator.create(
+      ceremony(body.options.challenge),
+      "",
+      ctx.credential,
+    )
+    expect(refusal(await post(ctx.browser, "register", response)).code).toBe("credential-exists")
+  })
+
+  it("refuses a credential registered already in the base64url form Latch stored before", async () => {
+    const ctx = await aliceWithPasskey()
+    const row = ctx.adapter.authenticators.get(stored(ctx.credential.id))!
+    ctx.adapter.authenticators.delete(row.credentialID)
+    ctx.adapter.authenticators.set(ctx.credential.id, { ...row, credentialID: ctx.credential.id })
     await signInAsAlice(ctx.browser)
     const { body } = await options(ctx.browser, { action: "register" })
     const { response } = ctx.authenticator.create(
@@ -450,7 +470,25 @@ describe("signing in with a passkey", () => {
     const { response } = await signInWithPasskey(ctx)
     expect(response.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
     expect((await ctx.browser.session())?.user).toMatchObject({ email: ALICE.email })
+    expect(ctx.adapter.authenticators.get(stored(ctx.credential.id))?.counter).toBe(1)
+  })
+
+  it("finds a credential stored in either form, and moves the counter of the row it found", async () => {
+    // Stored by Latch before: base64url, unpadded.
+    const ctx = await aliceWithPasskey()
+    const row = ctx.adapter.authenticators.get(stored(ctx.credential.id))!
+    ctx.adapter.authenticators.delete(row.credentialID)
+    ctx.adapter.authenticators.set(ctx.credential.id, { ...row, credentialID: ctx.credential.id })
+    const { response } = await signInWithPasskey(ctx)
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
     expect(ctx.adapter.authenticators.get(ctx.credential.id)?.counter).toBe(1)
+    expect(ctx.adapter.authenticators.has(stored(ctx.credential.id))).toBe(false)
+    // A signed-in user's options name it in the browser's form, base64url.
+    await signInAsAlice(ctx.browser)
+    const { body } = await options(ctx.browser, { action: "authenticate" })
+    expect(body.options.allowCredentials).toEqual([
+      { id: ctx.credential.id, type: "public-key", transports: ["internal"] },
+    ])
   })
 
   it("works with JWT sessions too", async () => {
@@ -496,7 +534,7 @@ describe("signing in with a passkey", () => {
     const assertion = ctx.authenticator.get(ctx.credential, ceremony(body.options.challenge))
     const first = await post(ctx.browser, "authenticate", assertion)
     expect(first.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
-    expect(ctx.adapter.authenticators.get(ctx.credential.id)?.counter).toBe(0)
+    expect(ctx.adapter.authenticators.get(stored(ctx.credential.id))?.counter).toBe(0)
     // A second sign-in with a fresh challenge works: a counter of 0 is no rollback.
     const again = await signInWithPasskey({ ...ctx, browser: new Browser(ctx.config) })
     expect(again.response.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
@@ -513,7 +551,7 @@ describe("signing in with a passkey", () => {
     ctx.browser.cookies.clear()
     const { response } = await signInWithPasskey(ctx, {}, { counter: 3 })
     expect(refusal(response).code).toBe("counter")
-    expect(ctx.adapter.authenticators.get(ctx.credential.id)?.counter).toBe(5)
+    expect(ctx.adapter.authenticators.get(stored(ctx.credential.id))?.counter).toBe(5)
     expect(await ctx.browser.session()).toBeNull()
   })
 
@@ -528,7 +566,7 @@ describe("signing in with a passkey", () => {
     const { response } = await signInWithPasskey(ctx, input)
     expect(refusal(response).code).toBe(code)
     expect(await ctx.browser.session()).toBeNull()
-    expect(ctx.adapter.authenticators.get(ctx.credential.id)?.counter).toBe(0)
+    expect(ctx.adapter.authenticators.get(stored(ctx.credential.id))?.counter).toBe(0)
   })
 
   it("refuses a credential nobody registered", async () => {

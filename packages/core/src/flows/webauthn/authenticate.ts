@@ -7,10 +7,15 @@ import type { WebAuthnConfig } from "../../providers/webauthn.js"
 import { callAdapter } from "../../session/adapter-call.js"
 import type { Identity } from "../../session/establish.js"
 import { decodeBase64url } from "../../lib/base64url.js"
-import { webAuthnAdapter } from "./adapter.js"
+import { webAuthnAdapter, type WebAuthnAdapter } from "./adapter.js"
 import type { Ceremony } from "./challenge.js"
 import { checkClientData } from "./client-data.js"
-import { fromBase64, isForRelyingParty, parseAuthenticatorData } from "./encoding.js"
+import {
+  fromBase64,
+  isForRelyingParty,
+  parseAuthenticatorData,
+  storedCredentialIds,
+} from "./encoding.js"
 import { simpleWebAuthn } from "./library.js"
 import { relyingParty } from "./relying-party.js"
 import { refuse, verifyWith, type CredentialResponse } from "./response.js"
@@ -31,6 +36,18 @@ interface VerifiedAuthentication {
 function isCounterValid(stored: number, received: number): boolean {
   if (stored === 0 && received === 0) return true
   return received > stored
+}
+
+/**
+ * The stored credential with this id (base64url, as the browser sends it), in whichever form it
+ * was stored: padded standard base64 (Auth.js, and Latch now) or base64url (Latch before).
+ */
+async function findAuthenticator(adapter: WebAuthnAdapter, id: string) {
+  for (const form of storedCredentialIds(id)) {
+    const found = await callAdapter("getAuthenticator", () => adapter.getAuthenticator(form))
+    if (found) return found
+  }
+  return null
 }
 
 /** Verifies an authentication; returns the identity of the credential's owner. */
@@ -55,7 +72,7 @@ export async function verifyAuthentication(
   }
 
   const adapter = webAuthnAdapter(ctx)
-  const stored = await callAdapter("getAuthenticator", () => adapter.getAuthenticator(response.id))
+  const stored = await findAuthenticator(adapter, response.id)
   if (!stored) refuse("unknown-credential", "No stored credential has this id")
   if (!isCounterValid(stored.counter, data.counter)) {
     refuse("counter", `The signature counter went from ${stored.counter} to ${data.counter}`)
@@ -71,7 +88,7 @@ export async function verifyAuthentication(
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       credential: {
-        id: stored.credentialID,
+        id: response.id,
         publicKey,
         counter: stored.counter,
         transports: stored.transports?.split(",").filter(Boolean),
@@ -81,6 +98,7 @@ export async function verifyAuthentication(
     }),
   )
   const newCounter = authenticationInfo?.newCounter ?? data.counter
+  // The row found, under the id it was stored with.
   await callAdapter("updateAuthenticatorCounter", () =>
     adapter.updateAuthenticatorCounter(stored.credentialID, newCounter),
   )

@@ -2,7 +2,8 @@
  * The byte-level pieces of WebAuthn that Latch reads itself, before the library verifies the
  * signature, so that each failure gets its own code: the client data (type, challenge, origin;
  * WebAuthn Level 3 §5.8.1) and the authenticator data (RP id hash, flags, signature counter;
- * §6.1). Also the storage forms: credential ids base64url, public keys base64.
+ * §6.1). Also the storage forms: credential ids and public keys in padded standard base64, the
+ * form Auth.js stores, so that passkeys move between the two in either direction.
  */
 import type { AdapterAuthenticator } from "../../adapters.js"
 import { decodeBase64url, encodeBase64url } from "../../lib/base64url.js"
@@ -77,15 +78,36 @@ export async function userHandle(userId: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))
 }
 
+/**
+ * A credential id as the browser and `@simplewebauthn/server` speak it (base64url), from its
+ * stored form: padded standard base64 (what Auth.js and Latch write) or base64url (what Latch
+ * wrote before). Unchanged when it is neither.
+ */
+export function credentialIdOf(stored: string): string {
+  const bytes = fromBase64(stored)
+  return bytes ? encodeBase64url(bytes) : stored
+}
+
+/**
+ * The forms a credential id may be stored in, the one Latch writes first: padded standard
+ * base64, then base64url. Empty when `id` (base64url, from the browser) is not an id at all.
+ */
+export function storedCredentialIds(id: string): string[] {
+  const bytes = decodeBase64url(id)
+  if (!bytes || bytes.length === 0) return []
+  const standard = toBase64(bytes)
+  const url = encodeBase64url(bytes)
+  return standard === url ? [standard] : [standard, url]
+}
+
 /** A stored credential as an entry of `allowCredentials` or `excludeCredentials`. */
 export function credentialDescriptor(authenticator: AdapterAuthenticator): {
   id: string
   transports?: string[]
 } {
+  const id = credentialIdOf(authenticator.credentialID)
   const transports = authenticator.transports?.split(",").filter(Boolean)
-  return transports?.length
-    ? { id: authenticator.credentialID, transports }
-    : { id: authenticator.credentialID }
+  return transports?.length ? { id, transports } : { id }
 }
 
 /** Bytes → standard base64, the storage form of public keys. */

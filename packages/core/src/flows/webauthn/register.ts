@@ -12,7 +12,7 @@ import { signedInUserId } from "../../session/signed-in.js"
 import { webAuthnAdapter } from "./adapter.js"
 import type { Ceremony } from "./challenge.js"
 import { checkClientData } from "./client-data.js"
-import { toBase64 } from "./encoding.js"
+import { storedCredentialIds, toBase64 } from "./encoding.js"
 import { simpleWebAuthn } from "./library.js"
 import { relyingParty } from "./relying-party.js"
 import { refuse, verifyWith, type CredentialResponse } from "./response.js"
@@ -72,21 +72,28 @@ export async function verifyRegistration(
   if (!registrationInfo) refuse("verification", "The registration carried no credential")
   const { credential } = registrationInfo
   const adapter = webAuthnAdapter(ctx)
-  const known = await callAdapter("getAuthenticator", () => adapter.getAuthenticator(credential.id))
-  if (known) refuse("credential-exists", "This credential is registered already")
+  // Stored as Auth.js stores it (padded standard base64), so that a move back keeps it working;
+  // a row in the form Latch wrote before (base64url) counts as registered too.
+  const forms = storedCredentialIds(credential.id)
+  if (forms.length === 0) refuse("invalid-response", "The credential id is not base64url")
+  for (const form of forms) {
+    const known = await callAdapter("getAuthenticator", () => adapter.getAuthenticator(form))
+    if (known) refuse("credential-exists", "This credential is registered already")
+  }
+  const credentialID = forms[0]!
 
   const user = await registeringUser(ctx, ceremony)
   const account: Account = {
     provider: provider.id,
     type: "webauthn",
-    providerAccountId: credential.id,
+    providerAccountId: credentialID,
   }
   return {
     user,
     account,
     authenticator: {
-      credentialID: credential.id,
-      providerAccountId: credential.id,
+      credentialID,
+      providerAccountId: credentialID,
       credentialPublicKey: toBase64(credential.publicKey),
       counter: credential.counter,
       credentialDeviceType: registrationInfo.credentialDeviceType,

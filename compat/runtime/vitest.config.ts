@@ -1,0 +1,21 @@
+import { fileURLToPath } from "node:url"
+import { defineConfig } from "vitest/config"
+
+const core = fileURLToPath(new URL("../../packages/core/src", import.meta.url))
+const pgAdapter = fileURLToPath(new URL("../../packages/pg-adapter/src", import.meta.url))
+
+export default defineConfig({
+  // Latch from its sources (one copy, whatever was last built); Auth.js as published.
+  resolve: {
+    alias: [
+      { find: /^@latch\/core$/, replacement: `${core}/index.ts` },
+      { find: /^@latch\/core\/(.*)$/, replacement: `${core}/$1.ts` },
+      { find: /^@latch\/pg-adapter$/, replacement: `${pgAdapter}/index.ts` },
+    ],
+  },
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+})
