@@ -82,11 +82,46 @@ describe("signIn form action", () => {
     expect(url.href).toBe(`${ORIGIN}/b`)
   })
 
-  it("defaults to /", async () => {
+  it("returns to the page the form was on (Referer), as Auth.js does", async () => {
+    const event = formEvent("/signin", credentials, {
+      headers: { origin: ORIGIN, referer: `${ORIGIN}/page?x=1` },
+    })
+    const { status, url } = await redirected(auth.signIn(event))
+    expect(status).toBe(303)
+    expect(url.href).toBe(`${ORIGIN}/page?x=1`)
+    expect(sessionSets(event)).toHaveLength(1)
+  })
+
+  it("without a Referer, returns to the page the action was posted to, not its ?/action", async () => {
     const event = formEvent("/signin", credentials)
     const { status, url } = await redirected(auth.signIn(event))
     expect(status).toBe(303)
-    expect(url.href).toBe(`${ORIGIN}/`)
+    expect(url.href).toBe(`${ORIGIN}/signin`)
+    const named = await redirected(auth.signIn(formEvent("/login?/signin&tab=2", credentials)))
+    expect(named.url.href).toBe(`${ORIGIN}/login?tab=2`)
+  })
+
+  it("prefers the form's redirectTo and the page's ?callbackUrl= over the Referer", async () => {
+    const headers = { origin: ORIGIN, referer: `${ORIGIN}/page` }
+    const form = await redirected(
+      auth.signIn(formEvent("/signin", { ...credentials, redirectTo: "/to" }, { headers })),
+    )
+    expect(form.url.href).toBe(`${ORIGIN}/to`)
+    const query = await redirected(
+      auth.signIn(formEvent("/signin?callbackUrl=%2Fq", credentials, { headers })),
+    )
+    expect(query.url.href).toBe(`${ORIGIN}/q`)
+  })
+
+  it("sends an off-site Referer home, not off-site", async () => {
+    for (const referer of ["https://evil.example/x", "//evil.example/x", "not a url"]) {
+      const event = formEvent("/signin", credentials, { headers: { origin: ORIGIN, referer } })
+      const { status, url } = await redirected(auth.signIn(event))
+      expect(status).toBe(303)
+      expect(url.origin, referer).toBe(ORIGIN)
+      expect(url.pathname).not.toContain("evil")
+      expect(sessionSets(event)).toHaveLength(1)
+    }
   })
 
   it("throws CredentialsSignin with its code on a wrong password, and sets no session", async () => {
@@ -126,7 +161,12 @@ describe("signIn form action", () => {
     expect(url.searchParams.get("callbackUrl")).toBe("/after")
     const defaults = await redirected(auth.signIn(formEvent("/signin", {})))
     expect(defaults.url.pathname).toBe("/auth/signin")
-    expect(defaults.url.searchParams.get("callbackUrl")).toBe("/")
+    expect(defaults.url.searchParams.get("callbackUrl")).toBe("/signin")
+    const referer = `${ORIGIN}/page`
+    const back = await redirected(
+      auth.signIn(formEvent("/signin", {}, { headers: { origin: ORIGIN, referer } })),
+    )
+    expect(back.url.searchParams.get("callbackUrl")).toBe(referer)
   })
 
   it("keeps an absolute redirectTo to another host on the origin", async () => {
@@ -192,7 +232,7 @@ describe("signIn form action", () => {
     const event = createEvent("/signin", { method: "POST", body, headers: { origin: ORIGIN } })
     const { status, url } = await redirected(auth.signIn(event))
     expect(status).toBe(303)
-    expect(url.href).toBe(`${ORIGIN}/`)
+    expect(url.href).toBe(`${ORIGIN}/signin`)
     expect(sessionSets(event)).toHaveLength(1)
   })
 
@@ -275,14 +315,30 @@ describe("signOut form action", () => {
     return { [SESSION_COOKIE]: set!.value }
   }
 
-  it("deletes the session cookie and redirects (303) to / by default", async () => {
+  it("deletes the session cookie and returns (303) to the page the form was on", async () => {
     const cookies = await signedInCookies()
-    const event = formEvent("/signout", {}, { cookies })
+    const referer = `${ORIGIN}/account?tab=1`
+    const event = formEvent("/signout", {}, { cookies, headers: { origin: ORIGIN, referer } })
     const { status, url } = await redirected(auth.signOut(event))
     expect(status).toBe(303)
-    expect(url.href).toBe(`${ORIGIN}/`)
+    expect(url.href).toBe(referer)
     expect(sessionDeletes(event)).toHaveLength(1)
     expect(sessionDeletes(event)[0]!.options).toMatchObject({ path: "/" })
+  })
+
+  it("without a Referer, returns to the page the action was posted to", async () => {
+    const cookies = await signedInCookies()
+    const event = formEvent("/signout?/out", {}, { cookies })
+    const { status, url } = await redirected(auth.signOut(event))
+    expect(status).toBe(303)
+    expect(url.href).toBe(`${ORIGIN}/signout`)
+    expect(sessionDeletes(event)).toHaveLength(1)
+  })
+
+  it("sends an off-site Referer home, not off-site", async () => {
+    const headers = { origin: ORIGIN, referer: "https://evil.example/x" }
+    const { url } = await redirected(auth.signOut(formEvent("/signout", {}, { headers })))
+    expect(url.origin).toBe(ORIGIN)
   })
 
   it("redirects to the form's redirectTo", async () => {
@@ -310,16 +366,23 @@ describe("form actions under paths.base and a custom basePath", () => {
     const { status, url } = await redirected(signIn(formEvent("/app/signin", {})))
     expect(status).toBe(303)
     expect(url.pathname).toBe("/app/api/auth/signin")
-    expect(url.searchParams.get("callbackUrl")).toBe("/app/")
+    expect(url.searchParams.get("callbackUrl")).toBe("/app/signin")
   })
 
-  it("signIn with credentials defaults to {base}/ and sets the session cookie", async () => {
+  it("signIn with credentials returns to the page under {base} and sets the session cookie", async () => {
     setBase("/app")
     const auth = SvelteKitAuth(testConfig({ basePath: "/api/auth" }))
-    const event = formEvent("/app/signin", credentials)
+    const referer = `${ORIGIN}/app/page`
+    const event = formEvent("/app/signin", credentials, { headers: { origin: ORIGIN, referer } })
     const { status, url } = await redirected(auth.signIn(event))
     expect(status).toBe(303)
-    expect(url.href).toBe(`${ORIGIN}/app/`)
+    expect(url.href).toBe(referer)
+    const bare = await redirected(auth.signIn(formEvent("/app/signin", credentials)))
+    expect(bare.url.href).toBe(`${ORIGIN}/app/signin`)
+    const offSite = formEvent("/app/signin", credentials, {
+      headers: { origin: ORIGIN, referer: "https://evil.example/app/page" },
+    })
+    expect((await redirected(auth.signIn(offSite))).url.origin).toBe(ORIGIN)
     expect(sessionSets(event)).toHaveLength(1)
     // The handle at /app/api/auth sees the same session.
     const browser = new Browser(auth.handle)
@@ -337,16 +400,19 @@ describe("form actions under paths.base and a custom basePath", () => {
     expect(url.href).toBe(`${ORIGIN}/app/dashboard`)
   })
 
-  it("signOut defaults to {base}/ and deletes the session cookie", async () => {
+  it("signOut returns to the page under {base} and deletes the session cookie", async () => {
     setBase("/app")
     const auth = SvelteKitAuth(testConfig({ basePath: "/api/auth" }))
     const signInEvent = formEvent("/app/signin", credentials)
     await redirected(auth.signIn(signInEvent))
     const cookies = { [SESSION_COOKIE]: sessionSets(signInEvent)[0]!.value }
-    const event = formEvent("/app/signout", {}, { cookies })
+    const referer = `${ORIGIN}/app/account`
+    const event = formEvent("/app/signout", {}, { cookies, headers: { origin: ORIGIN, referer } })
     const { status, url } = await redirected(auth.signOut(event))
     expect(status).toBe(303)
-    expect(url.href).toBe(`${ORIGIN}/app/`)
+    expect(url.href).toBe(referer)
+    const bare = await redirected(auth.signOut(formEvent("/app/signout?/out", {})))
+    expect(bare.url.href).toBe(`${ORIGIN}/app/signout`)
     expect(sessionDeletes(event)).toHaveLength(1)
   })
 
@@ -356,7 +422,10 @@ describe("form actions under paths.base and a custom basePath", () => {
     expect(url.pathname).toBe("/api/auth/signin")
     const event = formEvent("/signin", credentials)
     const done = await redirected(signIn(event))
-    expect(done.url.href).toBe(`${ORIGIN}/`)
+    expect(done.url.href).toBe(`${ORIGIN}/signin`)
+    const referer = `${ORIGIN}/page`
+    const back = formEvent("/signin", credentials, { headers: { origin: ORIGIN, referer } })
+    expect((await redirected(signIn(back))).url.href).toBe(referer)
     expect(sessionSets(event)).toHaveLength(1)
   })
 
@@ -366,6 +435,6 @@ describe("form actions under paths.base and a custom basePath", () => {
     const { url } = await redirected(signIn(formEvent("/app/signin", {})))
     expect(url.pathname).toBe("/app/auth/signin")
     const out = await redirected(signOut(formEvent("/app/signout", {})))
-    expect(out.url.href).toBe(`${ORIGIN}/app/`)
+    expect(out.url.href).toBe(`${ORIGIN}/app/signout`)
   })
 })

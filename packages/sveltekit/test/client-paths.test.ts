@@ -69,7 +69,7 @@ describe.each([
         password: "wonderland",
         redirect: false,
       })
-      expect(result).toMatchObject({ ok: true, error: null })
+      expect(result).toMatchObject({ ok: true, error: undefined })
       expect(result!.url).toBe(`${ORIGIN}/app/page`)
       expect(browser.cookies.has(SESSION_COOKIE)).toBe(true)
       expect(await getSession(options)).toMatchObject({ user: { name: "Alice" } })

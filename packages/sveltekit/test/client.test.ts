@@ -91,7 +91,7 @@ describe("client helpers against a running app", () => {
       password: "wonderland",
       redirect: false,
     })
-    expect(result).toMatchObject({ ok: true, error: null, code: null, status: 200 })
+    expect(result).toMatchObject({ ok: true, error: undefined, code: undefined, status: 200 })
     expect(new URL(result!.url!).origin).toBe(ORIGIN)
     expect(location()).toBe(`${ORIGIN}/`)
     expect(browser.cookies.has(SESSION_COOKIE)).toBe(true)

@@ -96,6 +96,54 @@ describe("<SignIn />", () => {
     ])
   })
 
+  it.each([
+    [
+      "a URLSearchParams",
+      new URLSearchParams([
+        ["prompt", "login"],
+        ["login_hint", "a@b.c"],
+      ]),
+    ],
+    ["a query string", "prompt=login&login_hint=a%40b.c"],
+    [
+      "an array of pairs",
+      [
+        ["prompt", "login"],
+        ["login_hint", "a@b.c"],
+      ],
+    ],
+    ["a record", { prompt: "login", login_hint: "a@b.c" }],
+  ])("takes authorizationParams as %s", (_, authorizationParams) => {
+    expect(hidden(html(SignIn, { provider: "github", authorizationParams }))).toEqual([
+      ["providerId", "github"],
+      ["authorizationParams-prompt", "login"],
+      ["authorizationParams-login_hint", "a@b.c"],
+    ])
+  })
+
+  it("takes options as a FormData, leaving out files", () => {
+    const options = new FormData()
+    options.set("redirectTo", "/dashboard")
+    options.append("tag", "a")
+    options.append("tag", "b")
+    options.set("avatar", new Blob(["x"]), "avatar.png")
+    expect(hidden(html(SignIn, { provider: "github", options }))).toEqual([
+      ["providerId", "github"],
+      ["redirectTo", "/dashboard"],
+      ["tag", "a"],
+      ["tag", "b"],
+    ])
+  })
+
+  it("leaves out options that are undefined or null rather than sending the words", () => {
+    const options = { redirectTo: "/d", remember: undefined, hint: null, redirect: false }
+    expect(hidden(html(SignIn, { provider: "github", options }))).toEqual([
+      ["providerId", "github"],
+      ["redirectTo", "/d"],
+      ["redirect", "false"],
+    ])
+  })
+
   it("sets className on the form and passes other attributes through", () => {
     const markup = html(SignIn, {
       provider: "github",
@@ -231,6 +279,12 @@ describe("<SignOut />", () => {
       "data-x": "1",
     })
     expect(hidden(markup)).toEqual([["redirectTo", "/bye"]])
+  })
+
+  it("takes options as a FormData", () => {
+    const options = new FormData()
+    options.set("redirectTo", "/bye")
+    expect(hidden(html(SignOut, { options }))).toEqual([["redirectTo", "/bye"]])
   })
 
   it("escapes hostile option values", () => {

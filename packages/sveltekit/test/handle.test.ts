@@ -94,6 +94,18 @@ describe("handle: routing", () => {
 })
 
 describe("handle: locals.auth()", () => {
+  it("sets locals.getSession, Auth.js's deprecated name, to the same memoized function", async () => {
+    const { browser, counter } = await signedIn()
+    let sessions: unknown[] = []
+    await browser.fetch("/", {}, async (event) => {
+      expect(event.locals.getSession).toBe(event.locals.auth)
+      sessions = [await event.locals.getSession(), await event.locals.auth()]
+    })
+    expect(sessions[0]).toMatchObject({ user: { name: "Alice" } })
+    expect(sessions[1]).toBe(sessions[0])
+    expect(counter.calls).toBe(1)
+  })
+
   it("returns the session of a request signed in through the handle", async () => {
     const { browser } = await signedIn()
     let session: unknown
@@ -207,6 +219,7 @@ describe("handle: during build and prerender", () => {
     })
     expect(session).toBeNull()
     expect(page.resolve).toHaveBeenCalledTimes(1)
+    expect(await page.event.locals.getSession()).toBeNull()
     // Even an auth path goes to resolve: Auth is not called.
     const auth = await browser.fetch("/auth/session")
     expect(auth.resolve).toHaveBeenCalledTimes(1)
@@ -461,6 +474,59 @@ describe("handle: configuration", () => {
     })
     const providers = (await response.json()) as Record<string, { callbackUrl: string }>
     expect(providers.credentials!.callbackUrl).toBe("https://app.example/auth/callback/credentials")
+  })
+
+  it("answers under AUTH_URL's path when basePath is not set", async () => {
+    env.AUTH_URL = "https://app.example/api/auth"
+    const { handle } = SvelteKitAuth(testConfig())
+    const browser = new Browser(handle)
+    const providers = await browser.fetch("/api/auth/providers")
+    expect(providers.resolve).not.toHaveBeenCalled()
+    expect(await providers.response.json()).toMatchObject({
+      credentials: { callbackUrl: "https://app.example/api/auth/callback/credentials" },
+    })
+    const elsewhere = await browser.fetch("/auth/providers")
+    expect(elsewhere.resolve).toHaveBeenCalledTimes(1)
+    const { response } = await browser.signIn("/api/auth")
+    expect(response.status).toBe(302)
+    let session: unknown
+    await browser.fetch("/", {}, async (event) => {
+      session = await event.locals.auth()
+    })
+    expect(session).toMatchObject({ user: { name: "Alice" } })
+  })
+
+  it("takes AUTH_URL's path whole, paths.base included; a set basePath wins", async () => {
+    setBase("/app")
+    try {
+      env.AUTH_URL = "https://app.example/app/api/auth/"
+      const fromEnv = SvelteKitAuth(testConfig()).handle
+      const at = async (handle: typeof fromEnv, path: string) => {
+        const resolve = createResolve()
+        const response = await handle({ event: createEvent(path), resolve })
+        return resolve.mock.calls.length ? "page" : response.status
+      }
+      expect(await at(fromEnv, "/app/api/auth/providers")).toBe(200)
+      expect(await at(fromEnv, "/app/auth/providers")).toBe("page")
+      const configured = SvelteKitAuth(testConfig({ basePath: "/login" })).handle
+      expect(await at(configured, "/app/login/providers")).toBe(200)
+      expect(await at(configured, "/app/api/auth/providers")).toBe("page")
+      // An AUTH_URL without a path leaves the default: {paths.base}/auth.
+      env.AUTH_URL = "https://app.example"
+      expect(await at(SvelteKitAuth(testConfig()).handle, "/app/auth/providers")).toBe(200)
+    } finally {
+      setBase("")
+    }
+  })
+
+  it("runs the form actions under AUTH_URL's path", async () => {
+    env.AUTH_URL = "https://app.example/api/auth"
+    const { signIn } = SvelteKitAuth(testConfig())
+    const event = createEvent("/login", { form: {}, headers: { origin: ORIGIN } })
+    const thrown = await signIn(event).catch((error: unknown) => error)
+    expect(thrown).toMatchObject({ status: 303 })
+    const location = new URL((thrown as { location: string }).location, ORIGIN)
+    expect(location.pathname).toBe("/api/auth/signin")
   })
 
   it("lets trustHost: true in the configuration win over AUTH_TRUST_HOST=false", async () => {

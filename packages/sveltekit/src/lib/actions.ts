@@ -25,7 +25,6 @@ import { Auth } from "@latch/core"
 import { error, redirect, type RequestEvent } from "@sveltejs/kit"
 import { configFor, type PreparedConfig } from "./config.js"
 import { applyCookies } from "./cookies.js"
-import { appBase } from "./paths.js"
 import type { SvelteKitAuthConfigInput } from "./types.js"
 
 const PARAM_PREFIX = "authorizationParams-"
@@ -37,7 +36,24 @@ const PARAM_PREFIX = "authorizationParams-"
  */
 const redirectTo: (status: 303, location: string, options: { external: true }) => never = redirect
 
-/** Where the user goes afterwards: the form's `redirectTo`, the page's `callbackUrl`, or home. */
+/**
+ * The page the action was posted to, without SvelteKit's `?/name` of a named action: where the
+ * form most likely was when the browser sent no `Referer`.
+ */
+function postedPage(url: URL): string {
+  const page = new URL(url)
+  for (const key of [...page.searchParams.keys()]) {
+    if (key.startsWith("/")) page.searchParams.delete(key)
+  }
+  return `${page.pathname}${page.search}`
+}
+
+/**
+ * Where the user goes afterwards: the form's `redirectTo` (or `callbackUrl`), the page's
+ * `?callbackUrl=` (or `?redirectTo=`), the page the form was on (`Referer`), or the page the
+ * action was posted to. `Auth` passes it through the `redirect` callback, which by default keeps
+ * it on the site: a `Referer` from another site leads home.
+ */
 function destination(fields: Record<string, string>, event: RequestEvent): string {
   const { searchParams } = event.url
   return (
@@ -45,7 +61,8 @@ function destination(fields: Record<string, string>, event: RequestEvent): strin
     fields.callbackUrl ||
     searchParams.get("callbackUrl") ||
     searchParams.get("redirectTo") ||
-    `${appBase(event.url)}/`
+    event.request.headers.get("referer") ||
+    postedPage(event.url)
   )
 }
 
@@ -110,7 +127,7 @@ export function createSignIn(input: SvelteKitAuthConfigInput) {
   }
 }
 
-/** Signs out and sends the user to the form's `redirectTo` (default: home). */
+/** Signs out and sends the user to the form's `redirectTo` (default: back to the page). */
 export function createSignOut(input: SvelteKitAuthConfigInput) {
   return async function signOut(event: RequestEvent): Promise<never> {
     const prepared = await configFor(input, event)

@@ -4,6 +4,7 @@
  * (or `options.basePath`).
  */
 import { actionsBase } from "./client-base.js"
+import type { ProviderId } from "@latch/core/providers"
 import type { Session } from "@latch/core/types"
 
 /** Where the actions live, relative to the app: `/auth` unless configured otherwise. */
@@ -12,30 +13,56 @@ export interface BasePathOption {
   basePath?: string
 }
 
-export interface SignInOptions extends BasePathOption, Record<string, unknown> {
+/** Options of `signIn`; any other field is sent to the server (credentials, email, …). */
+export interface SignInOptions<Redirect extends boolean = true>
+  extends BasePathOption, Record<string, unknown> {
   /** Where to go after signing in. @default the current page */
   redirectTo?: string
+  /** @deprecated Use `redirectTo`; taken when `redirectTo` is not given. */
+  callbackUrl?: string
   /** `false`: return the outcome instead of navigating. @default true */
-  redirect?: boolean
+  redirect?: Redirect
 }
 
-export interface SignOutOptions extends BasePathOption {
+/** Options of `signOut`. */
+export interface SignOutParams<Redirect extends boolean = true> extends BasePathOption {
   /** Where to go after signing out. @default the current page */
   redirectTo?: string
+  /** @deprecated Use `redirectTo`; taken when `redirectTo` is not given. */
+  callbackUrl?: string
   /** `false`: stay on the page. @default true */
-  redirect?: boolean
+  redirect?: Redirect
 }
 
+/** The same as `SignOutParams`. */
+export type SignOutOptions<Redirect extends boolean = true> = SignOutParams<Redirect>
+
+/**
+ * Parameters added to the provider's authorization request, in any form `URLSearchParams`
+ * takes: `"prompt=login"`, `[["prompt", "login"]]`, `{ prompt: "login" }` or a `URLSearchParams`.
+ */
+export type SignInAuthorizationParams =
+  string | string[][] | Record<string, string> | URLSearchParams
+
 /** The outcome of `signIn(…, { redirect: false })`. */
-export interface SignInResult {
-  ok: boolean
+export interface SignInResponse {
+  /** `CredentialsSignin`, `AccessDenied`, `CrossSiteRequest`, … or `undefined`. */
+  error: string | undefined
+  /** The `code` of a `CredentialsSignin`, else `undefined`. */
+  code: string | undefined
   status: number
-  /** `CredentialsSignin`, `MissingCSRF`, `AccessDenied`, … or `null`. */
-  error: string | null
-  /** The `code` of a `CredentialsSignin`. */
-  code: string | null
+  ok: boolean
   /** Where the flow continues (or ended), or `null` on error. */
   url: string | null
+}
+
+/** @deprecated Renamed `SignInResponse`. */
+export type SignInResult = SignInResponse
+
+/** The outcome of `signOut({ redirect: false })`. */
+export interface SignOutResponse {
+  /** Where the user would have gone. */
+  url: string
 }
 
 /**
@@ -74,11 +101,27 @@ function go(url: string): undefined {
  * ```
  */
 export async function signIn(
-  provider?: string,
-  options: SignInOptions = {},
-  authorizationParams?: Record<string, string> | string[][] | URLSearchParams | string,
-): Promise<SignInResult | undefined> {
-  const { redirectTo = location.href, redirect = true, basePath, ...fields } = options
+  provider?: ProviderId,
+  options?: SignInOptions<true>,
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<void>
+export async function signIn(
+  provider?: ProviderId,
+  options?: SignInOptions<false>,
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<SignInResponse>
+export async function signIn(
+  provider?: ProviderId,
+  options?: SignInOptions<boolean>,
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<SignInResponse | undefined>
+export async function signIn(
+  provider?: ProviderId,
+  options: SignInOptions<boolean> = {},
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<SignInResponse | void> {
+  const { callbackUrl, ...rest } = options
+  const { redirectTo = callbackUrl ?? location.href, redirect = true, basePath, ...fields } = rest
   if (!provider) {
     return go(`${actionsBase(basePath)}/signin?${new URLSearchParams({ callbackUrl: redirectTo })}`)
   }
@@ -91,20 +134,27 @@ export async function signIn(
   // The URL is absolute, failures included (`?error=` and `?code=`); a request the server
   // refused outright (403 CrossSiteRequest, say) has an `error` and no URL.
   const params = new URL(url ?? "http:").searchParams
-  const error = url ? params.get("error") : (refused ?? null)
+  const error = (url ? params.get("error") : refused) ?? undefined
   if (redirect && url) return go(url)
   return {
     ok: response.ok && !error,
     status: response.status,
     error,
-    code: params.get("code"),
+    code: params.get("code") ?? undefined,
     url: error ? null : url!,
   }
 }
 
-/** Signs out, then goes to `redirectTo` unless `redirect: false`. Returns the destination. */
-export async function signOut(options: SignOutOptions = {}): Promise<{ url: string }> {
-  const { redirectTo = location.href, redirect = true, basePath } = options
+/** Signs out, then goes to `redirectTo` unless `redirect: false`, which returns the destination. */
+export async function signOut(options?: SignOutParams<true>): Promise<void>
+export async function signOut(options?: SignOutParams<false>): Promise<SignOutResponse>
+export async function signOut(
+  options?: SignOutParams<boolean>,
+): Promise<SignOutResponse | undefined>
+export async function signOut(
+  options: SignOutParams<boolean> = {},
+): Promise<SignOutResponse | void> {
+  const { redirectTo = options.callbackUrl ?? location.href, redirect = true, basePath } = options
   const [, { url = redirectTo }] = await post("/signout", { callbackUrl: redirectTo }, basePath)
   if (redirect) go(url)
   return { url }

@@ -1,7 +1,8 @@
 /**
  * The user's configuration → the one `@latch/core` runs, prepared once per configuration object:
  * environment from `$env/dynamic/private` (and the process's), `basePath` under SvelteKit's
- * `paths.base`, and `trustHost` on unless `AUTH_TRUST_HOST=false`.
+ * `paths.base` (or `AUTH_URL`'s path when `basePath` is not set), and `trustHost` on unless
+ * `AUTH_TRUST_HOST=false`.
  *
  * `trustHost` is safe here because it only lets `event.url` name the site, and SvelteKit's
  * adapter built `event.url` from the deployer's settings (adapter-node: `ORIGIN`, or the
@@ -44,10 +45,16 @@ function prepare(user: AuthConfig, url: URL): PreparedConfig {
   const trust = environment.AUTH_TRUST_HOST?.trim().toLowerCase()
   const config: AuthConfig = {
     ...user,
-    basePath: joinPaths(appBase(url), user.basePath ?? "/auth"),
     trustHost: user.trustHost ?? !(trust === "false" || trust === "0"),
   }
+  // Without a `basePath`, core's rule gives `AUTH_URL`'s path (e.g. `/api/auth`), the public
+  // path of the actions, `paths.base` included; without that either, `{paths.base}/auth`.
   setEnvDefaults(environment, config)
+  const fromAuthURL = user.basePath === undefined ? config.basePath : undefined
+  config.basePath =
+    fromAuthURL === undefined
+      ? joinPaths(appBase(url), user.basePath ?? "/auth")
+      : joinPaths(fromAuthURL)
   const oauthCallbacks = new Set<string>()
   for (const provider of config.providers) {
     const { id, type } = typeof provider === "function" ? provider() : provider

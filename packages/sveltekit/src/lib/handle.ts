@@ -4,6 +4,7 @@
  * 1. during build and prerender: `locals.auth()` resolves to `null`, no auth code runs;
  * 2. a request under `{paths.base}{basePath}` is answered by `Auth`;
  * 3. any other request gets a lazy, memoized `locals.auth()` and goes on to `resolve`.
+ *    `locals.getSession()` is the same function, for apps written for Auth.js.
  *
  * CSRF: a POST to the actions is accepted when it is provably same-origin (`Origin` equals the
  * app's origin, or `Sec-Fetch-Site: same-origin`), or when it carries a double-submit token that
@@ -77,7 +78,7 @@ export function createHandle(input: SvelteKitAuthConfigInput): Handle {
     resolve: (event: RequestEvent) => Response | Promise<Response>,
   ): Response | Promise<Response> => {
     if (!isUnder(event.url.pathname, authBase)) {
-      event.locals.auth = createLocalsAuth(event, config)
+      event.locals.auth = event.locals.getSession = createLocalsAuth(event, config)
       return resolve(event)
     }
     // An OAuth server may post its response from its own origin (`response_mode=form_post`,
@@ -95,7 +96,7 @@ export function createHandle(input: SvelteKitAuthConfigInput): Handle {
   }
   return ({ event, resolve }) => {
     if (building) {
-      event.locals.auth = async () => null
+      event.locals.auth = event.locals.getSession = async () => null
       return resolve(event)
     }
     // A configuration object prepared on an earlier request: no await, no promise of our own,

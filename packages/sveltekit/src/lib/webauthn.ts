@@ -14,14 +14,31 @@ import {
   startAuthentication,
   startRegistration,
 } from "@simplewebauthn/browser"
+import type { ProviderId } from "@latch/core/providers"
 import { actionsBase } from "./client-base.js"
-import { signIn as signInWithClient, type SignInOptions, type SignInResult } from "./client.js"
+import {
+  signIn as signInWithClient,
+  type SignInAuthorizationParams,
+  type SignInOptions,
+  type SignInResponse,
+} from "./client.js"
 
 export { signOut, getSession, updateSession } from "./client.js"
-export type { SignInOptions, SignInResult, SignOutOptions, BasePathOption } from "./client.js"
+export type {
+  BasePathOption,
+  SignInAuthorizationParams,
+  SignInOptions,
+  SignInResponse,
+  SignInResult,
+  SignOutOptions,
+  SignOutParams,
+  SignOutResponse,
+} from "./client.js"
 
 /** Options of `signIn` for a WebAuthn provider. */
-export interface WebAuthnSignInOptions extends SignInOptions {
+export interface WebAuthnSignInOptions<
+  Redirect extends boolean = true,
+> extends SignInOptions<Redirect> {
   /**
    * `"register"` adds a passkey to the signed-in user's account, `"authenticate"` signs in with
    * one. Registering without being signed in fails with `WebAuthnRegistrationRequiresSignIn`
@@ -53,11 +70,11 @@ async function providerType(root: string, provider: string): Promise<string | un
   return (await list)[provider]?.type
 }
 
-const failure = (status: number, error: string): SignInResult => ({
+const failure = (status: number, error: string): SignInResponse => ({
   ok: false,
   status,
   error,
-  code: null,
+  code: undefined,
   url: null,
 })
 
@@ -82,10 +99,25 @@ const failure = (status: number, error: string): SignInResult => ({
  * ```
  */
 export async function signIn(
-  provider?: string,
-  options: WebAuthnSignInOptions = {},
-  authorizationParams?: Record<string, string> | string[][] | URLSearchParams | string,
-): Promise<SignInResult | undefined> {
+  provider?: ProviderId,
+  options?: WebAuthnSignInOptions<true>,
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<void>
+export async function signIn(
+  provider?: ProviderId,
+  options?: WebAuthnSignInOptions<false>,
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<SignInResponse>
+export async function signIn(
+  provider?: ProviderId,
+  options?: WebAuthnSignInOptions<boolean>,
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<SignInResponse | undefined>
+export async function signIn(
+  provider?: ProviderId,
+  options: WebAuthnSignInOptions<boolean> = {},
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<SignInResponse | void> {
   const root = actionsBase(options.basePath)
   if (!provider || (await providerType(root, provider)) !== "webauthn") {
     return signInWithClient(provider, options, authorizationParams)

@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/apple"
 export { default } from "@latch/core/providers/apple"
-export type * from "@latch/core/providers/apple"

@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/atlassian"
 export { default } from "@latch/core/providers/atlassian"
-export type * from "@latch/core/providers/atlassian"

@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/auth0"
 export { default } from "@latch/core/providers/auth0"
-export type * from "@latch/core/providers/auth0"

@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/authentik"
 export { default } from "@latch/core/providers/authentik"
-export type * from "@latch/core/providers/authentik"

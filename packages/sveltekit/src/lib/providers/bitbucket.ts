@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/bitbucket"
 export { default } from "@latch/core/providers/bitbucket"
-export type * from "@latch/core/providers/bitbucket"

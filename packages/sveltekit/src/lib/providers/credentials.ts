@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/credentials"
 export { default } from "@latch/core/providers/credentials"
-export type * from "@latch/core/providers/credentials"

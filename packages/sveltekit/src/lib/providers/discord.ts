@@ -1,2 +1,2 @@
-export { default, discordAvatarUrl } from "@latch/core/providers/discord"
-export type * from "@latch/core/providers/discord"
+export * from "@latch/core/providers/discord"
+export { default } from "@latch/core/providers/discord"

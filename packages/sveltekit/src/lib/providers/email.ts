@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/email"
 export { default } from "@latch/core/providers/email"
-export type * from "@latch/core/providers/email"

@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/facebook"
 export { default } from "@latch/core/providers/facebook"
-export type * from "@latch/core/providers/facebook"

@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/github"
 export { default } from "@latch/core/providers/github"
-export type * from "@latch/core/providers/github"

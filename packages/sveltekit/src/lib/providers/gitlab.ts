@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/gitlab"
 export { default } from "@latch/core/providers/gitlab"
-export type * from "@latch/core/providers/gitlab"

@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/google"
 export { default } from "@latch/core/providers/google"
-export type * from "@latch/core/providers/google"

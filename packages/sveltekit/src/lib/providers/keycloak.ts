@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/keycloak"
 export { default } from "@latch/core/providers/keycloak"
-export type * from "@latch/core/providers/keycloak"

@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/linkedin"
 export { default } from "@latch/core/providers/linkedin"
-export type * from "@latch/core/providers/linkedin"

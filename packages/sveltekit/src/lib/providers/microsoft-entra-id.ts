@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/microsoft-entra-id"
 export { default } from "@latch/core/providers/microsoft-entra-id"
-export type * from "@latch/core/providers/microsoft-entra-id"

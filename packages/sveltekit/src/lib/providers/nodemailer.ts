@@ -1,2 +1,2 @@
-export { default } from "@latch/core/providers/nodemailer"
 export * from "@latch/core/providers/nodemailer"
+export { default } from "@latch/core/providers/nodemailer"

@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/okta"
 export { default } from "@latch/core/providers/okta"
-export type * from "@latch/core/providers/okta"

@@ -1,2 +1,2 @@
-export { default } from "@latch/core/providers/passkey"
 export * from "@latch/core/providers/passkey"
+export { default } from "@latch/core/providers/passkey"

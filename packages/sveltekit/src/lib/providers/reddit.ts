@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/reddit"
 export { default } from "@latch/core/providers/reddit"
-export type * from "@latch/core/providers/reddit"

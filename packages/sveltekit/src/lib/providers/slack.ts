@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/slack"
 export { default } from "@latch/core/providers/slack"
-export type * from "@latch/core/providers/slack"

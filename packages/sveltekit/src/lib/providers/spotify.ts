@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/spotify"
 export { default } from "@latch/core/providers/spotify"
-export type * from "@latch/core/providers/spotify"

@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/twitch"
 export { default } from "@latch/core/providers/twitch"
-export type * from "@latch/core/providers/twitch"

@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/twitter"
 export { default } from "@latch/core/providers/twitter"
-export type * from "@latch/core/providers/twitter"

@@ -1,2 +1,2 @@
-export { default } from "@latch/core/providers/webauthn"
 export * from "@latch/core/providers/webauthn"
+export { default } from "@latch/core/providers/webauthn"

@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/zitadel"
 export { default } from "@latch/core/providers/zitadel"
-export type * from "@latch/core/providers/zitadel"

@@ -1,2 +1,2 @@
+export * from "@latch/core/providers/zoom"
 export { default } from "@latch/core/providers/zoom"
-export type * from "@latch/core/providers/zoom"
