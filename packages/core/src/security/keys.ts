@@ -18,17 +18,28 @@ export interface DerivedKey {
 const MAX_CACHED_KEYS = 256
 const cache = new Map<string, Promise<DerivedKey>>()
 
+/**
+ * Whose keys: Latch's own, or Auth.js's (to read the session cookies of an app that moved over,
+ * `migrateSessions`). They differ only in the HKDF `info`.
+ */
+export type KeyLabel = "Latch" | "Auth.js"
+
 /** The HKDF `info` for a salt; the salt is the cookie name, so each cookie has its own key. */
-function info(salt: string): string {
-  return `Latch Generated Encryption Key (${salt})`
+function info(salt: string, label: KeyLabel): string {
+  return `${label} Generated Encryption Key (${salt})`
 }
 
-async function derive(secret: string, salt: string): Promise<DerivedKey> {
+async function derive(secret: string, salt: string, label: KeyLabel): Promise<DerivedKey> {
   const base = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [
     "deriveBits",
   ])
   const bits = await crypto.subtle.deriveBits(
-    { name: "HKDF", hash: "SHA-256", salt: encoder.encode(salt), info: encoder.encode(info(salt)) },
+    {
+      name: "HKDF",
+      hash: "SHA-256",
+      salt: encoder.encode(salt),
+      info: encoder.encode(info(salt, label)),
+    },
     base,
     512,
   )
@@ -44,12 +55,16 @@ async function derive(secret: string, salt: string): Promise<DerivedKey> {
 /**
  * The key for a secret and salt, derived with HKDF-SHA-256 (RFC 5869) on first use and cached.
  */
-export function deriveKey(secret: string, salt: string): Promise<DerivedKey> {
-  const id = `${salt}\u0000${secret}`
+export function deriveKey(
+  secret: string,
+  salt: string,
+  label: KeyLabel = "Latch",
+): Promise<DerivedKey> {
+  const id = `${label}\u0000${salt}\u0000${secret}`
   let key = cache.get(id)
   if (!key) {
     if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value!)
-    key = derive(secret, salt)
+    key = derive(secret, salt, label)
     cache.set(id, key)
     key.catch(() => cache.delete(id))
   }
@@ -57,6 +72,10 @@ export function deriveKey(secret: string, salt: string): Promise<DerivedKey> {
 }
 
 /** The keys of every secret, newest first: the first encrypts, all may decrypt. */
-export function deriveKeys(secrets: readonly string[], salt: string): Promise<DerivedKey[]> {
-  return Promise.all(secrets.map((secret) => deriveKey(secret, salt)))
+export function deriveKeys(
+  secrets: readonly string[],
+  salt: string,
+  label: KeyLabel = "Latch",
+): Promise<DerivedKey[]> {
+  return Promise.all(secrets.map((secret) => deriveKey(secret, salt, label)))
 }
