@@ -61,6 +61,15 @@ export interface WebAuthnRequest {
   origin: string
 }
 
+/**
+ * The first argument of `getRelyingParty`: the request and the provider. Auth.js passes its
+ * options first and the request second; both forms work (`(request) => …` as well as
+ * `(options, request) => …`, where `options.url` is on the site's host as in Auth.js).
+ */
+export interface WebAuthnRelyingPartyOptions extends WebAuthnRequest {
+  provider: WebAuthnConfig
+}
+
 /** What `getUserInfo` receives about the configuration. */
 export interface WebAuthnUserInfoOptions {
   adapter: Adapter
@@ -129,7 +138,10 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   /** Overrides of the relying party's defaults. */
   relyingParty?: Partial<RelyingParty>
   /** Computes the relying party per request (e.g. several domains). Overrides `relyingParty`. */
-  getRelyingParty?: (request: WebAuthnRequest) => Awaitable<Partial<RelyingParty>>
+  getRelyingParty?: (
+    options: WebAuthnRelyingPartyOptions,
+    request: WebAuthnRequest,
+  ) => Awaitable<Partial<RelyingParty>>
   /**
    * Offer passkeys in the browser's autofill (WebAuthn conditional mediation) on the built-in
    * sign-in page. Needs a form field whose `autocomplete` includes `webauthn`. At most one

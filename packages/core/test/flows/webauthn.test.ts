@@ -340,6 +340,35 @@ describe("webauthn-options", () => {
   })
 })
 
+describe("getRelyingParty", () => {
+  it("takes Auth.js's (options, request) form: the site's URL first, the request second", async () => {
+    const seen: { first: string; second: string; provider: string }[] = []
+    const { browser } = setup({
+      getRelyingParty: (options, request) => {
+        seen.push({
+          first: options.url.origin,
+          second: request.url.origin,
+          provider: options.provider.id,
+        })
+        return { id: options.url.hostname, name: "From options", origin: options.url.origin }
+      },
+    })
+    await signInAsAlice(browser)
+    const { body } = await options(browser, { action: "register" })
+    expect(body.options.rp).toEqual({ id: RP_ID, name: "From options" })
+    expect(seen[0]).toEqual({ first: ORIGIN, second: ORIGIN, provider: "passkey" })
+  })
+
+  it("still takes Latch's (request) form", async () => {
+    const { browser } = setup({
+      getRelyingParty: (request) => ({ id: request.url.hostname, name: request.query.action }),
+    })
+    await signInAsAlice(browser)
+    const { body } = await options(browser, { action: "register" })
+    expect(body.options.rp).toEqual({ id: RP_ID, name: "register" })
+  })
+})
+
 describe("registration", () => {
   it("stores a signed-in user's passkey as an authenticator and a webauthn account", async () => {
     const { adapter, credential } = await aliceWithPasskey()

@@ -153,6 +153,14 @@ export const providers: Provider[] = [
     from: "no-reply@example.com",
   }),
   Passkey({}),
+  // Auth.js's form: the options (with the site's URL), then the request.
+  Passkey({
+    getRelyingParty: (options, request) => ({
+      id: options.url.hostname,
+      name: request.url.hostname,
+      origin: options.url.origin,
+    }),
+  }),
   Acme({ clientId: "id", clientSecret: "secret" }),
   corporate,
 ]

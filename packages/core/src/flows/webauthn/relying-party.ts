@@ -22,8 +22,9 @@ export async function relyingParty(
   provider: WebAuthnConfig,
 ): Promise<RelyingParty> {
   const site = new URL(ctx.origin)
+  const request = webAuthnRequest(ctx)
   const given = provider.getRelyingParty
-    ? await provider.getRelyingParty(webAuthnRequest(ctx))
+    ? await provider.getRelyingParty({ ...request, provider }, request)
     : (provider.relyingParty ?? {})
   const rp = {
     id: given.id ?? site.hostname,
