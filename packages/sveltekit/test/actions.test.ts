@@ -92,13 +92,13 @@ describe("signIn form action", () => {
     expect(sessionSets(event)).toHaveLength(1)
   })
 
-  it("without a Referer, returns to the page the action was posted to, not its ?/action", async () => {
+  it("without a Referer, goes home (not to the action's route, which may have no page)", async () => {
     const event = formEvent("/signin", credentials)
     const { status, url } = await redirected(auth.signIn(event))
     expect(status).toBe(303)
-    expect(url.href).toBe(`${ORIGIN}/signin`)
+    expect(url.href).toBe(`${ORIGIN}/`)
     const named = await redirected(auth.signIn(formEvent("/login?/signin&tab=2", credentials)))
-    expect(named.url.href).toBe(`${ORIGIN}/login?tab=2`)
+    expect(named.url.href).toBe(`${ORIGIN}/`)
   })
 
   it("prefers the form's redirectTo and the page's ?callbackUrl= over the Referer", async () => {
@@ -161,7 +161,7 @@ describe("signIn form action", () => {
     expect(url.searchParams.get("callbackUrl")).toBe("/after")
     const defaults = await redirected(auth.signIn(formEvent("/signin", {})))
     expect(defaults.url.pathname).toBe("/auth/signin")
-    expect(defaults.url.searchParams.get("callbackUrl")).toBe("/signin")
+    expect(defaults.url.searchParams.get("callbackUrl")).toBe("/")
     const referer = `${ORIGIN}/page`
     const back = await redirected(
       auth.signIn(formEvent("/signin", {}, { headers: { origin: ORIGIN, referer } })),
@@ -232,7 +232,7 @@ describe("signIn form action", () => {
     const event = createEvent("/signin", { method: "POST", body, headers: { origin: ORIGIN } })
     const { status, url } = await redirected(auth.signIn(event))
     expect(status).toBe(303)
-    expect(url.href).toBe(`${ORIGIN}/signin`)
+    expect(url.href).toBe(`${ORIGIN}/`)
     expect(sessionSets(event)).toHaveLength(1)
   })
 
@@ -326,12 +326,12 @@ describe("signOut form action", () => {
     expect(sessionDeletes(event)[0]!.options).toMatchObject({ path: "/" })
   })
 
-  it("without a Referer, returns to the page the action was posted to", async () => {
+  it("without a Referer, goes home", async () => {
     const cookies = await signedInCookies()
     const event = formEvent("/signout?/out", {}, { cookies })
     const { status, url } = await redirected(auth.signOut(event))
     expect(status).toBe(303)
-    expect(url.href).toBe(`${ORIGIN}/signout`)
+    expect(url.href).toBe(`${ORIGIN}/`)
     expect(sessionDeletes(event)).toHaveLength(1)
   })
 
@@ -366,7 +366,7 @@ describe("form actions under paths.base and a custom basePath", () => {
     const { status, url } = await redirected(signIn(formEvent("/app/signin", {})))
     expect(status).toBe(303)
     expect(url.pathname).toBe("/app/api/auth/signin")
-    expect(url.searchParams.get("callbackUrl")).toBe("/app/signin")
+    expect(url.searchParams.get("callbackUrl")).toBe("/app/")
   })
 
   it("signIn with credentials returns to the page under {base} and sets the session cookie", async () => {
@@ -378,7 +378,7 @@ describe("form actions under paths.base and a custom basePath", () => {
     expect(status).toBe(303)
     expect(url.href).toBe(referer)
     const bare = await redirected(auth.signIn(formEvent("/app/signin", credentials)))
-    expect(bare.url.href).toBe(`${ORIGIN}/app/signin`)
+    expect(bare.url.href).toBe(`${ORIGIN}/app/`)
     const offSite = formEvent("/app/signin", credentials, {
       headers: { origin: ORIGIN, referer: "https://evil.example/app/page" },
     })
@@ -412,7 +412,7 @@ describe("form actions under paths.base and a custom basePath", () => {
     expect(status).toBe(303)
     expect(url.href).toBe(referer)
     const bare = await redirected(auth.signOut(formEvent("/app/signout?/out", {})))
-    expect(bare.url.href).toBe(`${ORIGIN}/app/signout`)
+    expect(bare.url.href).toBe(`${ORIGIN}/app/`)
     expect(sessionDeletes(event)).toHaveLength(1)
   })
 
@@ -422,7 +422,7 @@ describe("form actions under paths.base and a custom basePath", () => {
     expect(url.pathname).toBe("/api/auth/signin")
     const event = formEvent("/signin", credentials)
     const done = await redirected(signIn(event))
-    expect(done.url.href).toBe(`${ORIGIN}/signin`)
+    expect(done.url.href).toBe(`${ORIGIN}/`)
     const referer = `${ORIGIN}/page`
     const back = formEvent("/signin", credentials, { headers: { origin: ORIGIN, referer } })
     expect((await redirected(signIn(back))).url.href).toBe(referer)
@@ -435,6 +435,6 @@ describe("form actions under paths.base and a custom basePath", () => {
     const { url } = await redirected(signIn(formEvent("/app/signin", {})))
     expect(url.pathname).toBe("/app/auth/signin")
     const out = await redirected(signOut(formEvent("/app/signout", {})))
-    expect(out.url.href).toBe(`${ORIGIN}/app/signout`)
+    expect(out.url.href).toBe(`${ORIGIN}/app/`)
   })
 })

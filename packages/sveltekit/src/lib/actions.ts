@@ -25,6 +25,7 @@ import { Auth } from "@latch/core"
 import { error, redirect, type RequestEvent } from "@sveltejs/kit"
 import { configFor, type PreparedConfig } from "./config.js"
 import { applyCookies } from "./cookies.js"
+import { appBase } from "./paths.js"
 import type { SvelteKitAuthConfigInput } from "./types.js"
 
 const PARAM_PREFIX = "authorizationParams-"
@@ -37,22 +38,11 @@ const PARAM_PREFIX = "authorizationParams-"
 const redirectTo: (status: 303, location: string, options: { external: true }) => never = redirect
 
 /**
- * The page the action was posted to, without SvelteKit's `?/name` of a named action: where the
- * form most likely was when the browser sent no `Referer`.
- */
-function postedPage(url: URL): string {
-  const page = new URL(url)
-  for (const key of [...page.searchParams.keys()]) {
-    if (key.startsWith("/")) page.searchParams.delete(key)
-  }
-  return `${page.pathname}${page.search}`
-}
-
-/**
  * Where the user goes afterwards: the form's `redirectTo` (or `callbackUrl`), the page's
- * `?callbackUrl=` (or `?redirectTo=`), the page the form was on (`Referer`), or the page the
- * action was posted to. `Auth` passes it through the `redirect` callback, which by default keeps
- * it on the site: a `Referer` from another site leads home.
+ * `?callbackUrl=` (or `?redirectTo=`), the page the form was on (`Referer`, as Auth.js), or
+ * home. Not the URL the action was posted to: an action often lives on a route without a page
+ * (`/signout/+page.server.ts`). `Auth` passes it through the `redirect` callback, which by
+ * default keeps it on the site: a `Referer` from another site leads home.
  */
 function destination(fields: Record<string, string>, event: RequestEvent): string {
   const { searchParams } = event.url
@@ -62,7 +52,7 @@ function destination(fields: Record<string, string>, event: RequestEvent): strin
     searchParams.get("callbackUrl") ||
     searchParams.get("redirectTo") ||
     event.request.headers.get("referer") ||
-    postedPage(event.url)
+    `${appBase(event.url)}/`
   )
 }
 
