@@ -86,16 +86,16 @@ export const CLIENTS = {
   other: { clientId: "latch-other", clientSecret: "other-secret-0123456789abcdef" },
 } as const
 
-function redirectUris(): string[] {
-  return PROVIDER_IDS.flatMap((id) => [
+function redirectUris(extra: readonly string[] = []): string[] {
+  return [...PROVIDER_IDS, ...extra].flatMap((id) => [
     `${APP_ORIGIN}/auth/callback/${id}`,
     `${PROXY_ORIGIN}/auth/callback/${id}`,
   ])
 }
 
-function clientMetadata(): ClientMetadata[] {
+function clientMetadata(providerIds?: readonly string[]): ClientMetadata[] {
   const common = {
-    redirect_uris: redirectUris(),
+    redirect_uris: redirectUris(providerIds),
     grant_types: ["authorization_code", "refresh_token"],
     response_types: ["code" as const],
   }
@@ -350,6 +350,8 @@ export interface OPOptions {
    * document the test's `fetch` then fetches from `base`. @default the server's URL
    */
   issuer?: string
+  /** Ids of more providers whose callback URLs the clients accept. */
+  providerIds?: readonly string[]
   /** Claims added to accounts' (a tenant's `tid`…), released with the `openid` scope. */
   claims?: Partial<Record<AccountName, Record<string, unknown>>>
 }
@@ -397,7 +399,7 @@ export async function startOP(options: OPOptions = {}): Promise<OP> {
   const extraClaims = new Set(Object.values(options.claims ?? {}).flatMap((c) => Object.keys(c)))
 
   const configuration: Configuration = {
-    clients: clientMetadata(),
+    clients: clientMetadata(options.providerIds),
     findAccount: accountFinder(options.claims),
     claims: {
       openid: ["sub", ...extraClaims],
