@@ -76,8 +76,9 @@ function envName(id: string): string {
  * Fills a configuration's unset values from the environment, in place (as integrations have
  * always done): `secret` from `AUTH_SECRET`, `trustHost` from `AUTH_TRUST_HOST` (and
  * `AUTH_URL`), `redirectProxyUrl` from `AUTH_REDIRECT_PROXY_URL`, `basePath` from `AUTH_URL`'s
- * path, and each OAuth/OIDC provider's `clientId`, `clientSecret` and `issuer` from
- * `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET` and `AUTH_<ID>_ISSUER`. `AUTH_URL` is then read from
+ * path, each OAuth/OIDC provider's `clientId`, `clientSecret` and `issuer` from
+ * `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET` and `AUTH_<ID>_ISSUER`, and each email provider's
+ * `apiKey` from `AUTH_<ID>_KEY` (`AUTH_RESEND_KEY`). `AUTH_URL` is then read from
  * `env` too, instead of `process.env` (for platforms without one, and SvelteKit's
  * `$env/dynamic/private`).
  *
@@ -102,8 +103,13 @@ export function setEnvDefaults(env: Env, config: AuthConfig): void {
   }
   config.providers = config.providers.map((provider) => {
     const resolved: ProviderConfig = typeof provider === "function" ? provider() : provider
-    if (resolved.type !== "oauth" && resolved.type !== "oidc") return resolved
     const name = envName(resolved.id)
+    if (resolved.type === "email") {
+      // Every email provider, as Auth.js does: the mail API providers send with this key.
+      const apiKey = env[`AUTH_${name}_KEY`]
+      return apiKey && !resolved.apiKey ? { ...resolved, apiKey } : resolved
+    }
+    if (resolved.type !== "oauth" && resolved.type !== "oidc") return resolved
     const filled: Record<string, unknown> = { ...resolved }
     filled.clientId ??= env[`AUTH_${name}_ID`]
     filled.clientSecret ??= env[`AUTH_${name}_SECRET`]

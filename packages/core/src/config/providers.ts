@@ -9,6 +9,7 @@ import type {
   ProviderConfig,
 } from "../providers/index.js"
 import type { Env } from "./env.js"
+import type { EmailFinishContext } from "../lib/email-api.js"
 import {
   finishProvider,
   issuerFromEnv,
@@ -71,12 +72,27 @@ function normalizeWebAuthn(provider: WebAuthnConfig, where: string): WebAuthnCon
   return provider
 }
 
-/** Fills an email provider's server and sender from the environment; checks it can send. */
+type EmailFinish = (provider: EmailConfig, context: EmailFinishContext) => EmailConfig
+
+/**
+ * `finishEmailProvider` of `lib/email-api.ts`, named here by its registered key so that the
+ * configuration does not load the mail API code.
+ */
+const finishEmailProvider = Symbol.for("latch.finish-email-provider")
+
+/**
+ * Fills an email provider's server and sender from the environment, and its API key from
+ * `AUTH_<ID>_KEY` (as for every email provider in Auth.js); checks it can send, and lets a
+ * built-in mail API provider check what it needs (`finishEmailProvider`).
+ */
 function normalizeEmail(provider: EmailConfig, where: string, env: Env): EmailConfig {
+  const envPrefix = `AUTH_${envName(provider.id)}`
+  const apiKey = provider.apiKey || env[`${envPrefix}_KEY`]
   const filled: EmailConfig = {
     ...provider,
     server: provider.server ?? env.AUTH_EMAIL_SERVER,
     from: provider.from ?? env.AUTH_EMAIL_FROM,
+    ...(apiKey ? { apiKey } : {}),
   }
   if (typeof filled.sendVerificationRequest !== "function") {
     throw new InvalidProvider(
@@ -92,7 +108,15 @@ function normalizeEmail(provider: EmailConfig, where: string, env: Env): EmailCo
       `${where}.maxAge of "${provider.id}" must be a positive number of seconds`,
     )
   }
-  return filled
+  const finish = (filled as { [finishEmailProvider]?: EmailFinish })[finishEmailProvider]
+  if (!finish) return filled
+  return finish(filled, {
+    env,
+    envPrefix,
+    fail(message) {
+      throw new InvalidProvider(`${where} ("${provider.id}") ${message}`)
+    },
+  })
 }
 
 /** The provider id as it appears in variable names: `microsoft-entra-id` → `MICROSOFT_ENTRA_ID`. */

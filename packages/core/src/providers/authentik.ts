@@ -68,7 +68,7 @@ export default function Authentik<P extends AuthentikProfile = AuthentikProfile>
   if (rest.issuer) rest.issuer = withSlash(rest.issuer)
   const provider: OIDCConfig<P> = {
     id: "authentik",
-    name: "authentik",
+    name: "Authentik",
     type: "oidc",
     authorization: withDefaults(undefined, { scope: "openid profile email" }, authorization),
     profile: userFromClaims,

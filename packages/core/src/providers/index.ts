@@ -93,8 +93,16 @@ export type Provider<P extends Profile = any> = (
 ) &
   InternalProviderOptions
 
-/** The ids of the built-in email providers. */
-export type EmailProviderId = "email" | "nodemailer"
+/** The ids of the built-in email providers (Auth.js's union, which also lists `passkey`). */
+export type EmailProviderId =
+  | "email"
+  | "forwardemail"
+  | "mailgun"
+  | "nodemailer"
+  | "passkey"
+  | "postmark"
+  | "resend"
+  | "sendgrid"
 
 /** The factory of every built-in provider, by id. */
 export type BuiltInProviders = Record<

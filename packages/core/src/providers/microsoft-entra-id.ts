@@ -334,5 +334,7 @@ export default function MicrosoftEntraID<
   // environment is known (the factory is usually called without options).
   const audience = audienceOf(options.tenantId, options.issuer)
   const built = build(options, typeof audience === "string" ? undefined : audience)
-  return withFinish(built, finish(options, built))
+  // The finishing step compares with a copy: a change made to the returned object (a wrapped
+  // `profile`…) must show as a change.
+  return withFinish(built, finish(options, { ...built }))
 }

@@ -68,7 +68,7 @@ export default function Twitter<P extends TwitterProfile = TwitterProfile>(
   const { authorization, ...rest } = options
   const provider: OAuthConfig<P> = {
     id: "twitter",
-    name: "X",
+    name: "Twitter",
     type: "oauth",
     authorization: withDefaults(
       "https://x.com/i/oauth2/authorize",

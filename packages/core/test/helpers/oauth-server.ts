@@ -41,14 +41,19 @@ export interface ServerSpec {
   authorization: string
   /** The parameter naming the client in the authorization request. @default "client_id" */
   clientIdParam?: string
+  /** The `response_type` the authorization request must carry. @default "code" */
+  responseType?: string
   /** Whether the authorization request must carry a PKCE challenge (S256). @default false */
   pkce?: boolean
   token: {
     url: string
     /** @default "POST" (form body); "GET" takes the parameters in the query (WeChat). */
     method?: "POST" | "GET"
-    /** How the client authenticates: HTTP Basic, or the id and secret as parameters. */
-    auth: "basic" | "post"
+    /**
+     * How the client authenticates: HTTP Basic, the id and secret as parameters, or (Azure
+     * DevOps) a JWT bearer grant: the secret as `client_assertion`, the code as `assertion`.
+     */
+    auth: "basic" | "post" | "assertion"
     /** The names of the id and secret parameters. @default client_id, client_secret */
     idParam?: string
     secretParam?: string
@@ -137,13 +142,26 @@ export async function startOAuthServer(): Promise<OAuthServer> {
       id = decodeURIComponent(decoded.slice(0, colon))
       secret = decodeURIComponent(decoded.slice(colon + 1))
     }
+    const assertion = t.auth === "assertion"
+    if (assertion) {
+      // The client is known by its secret alone.
+      const type = params.get("client_assertion_type")
+      if (type !== "urn:ietf:params:oauth:client-assertion-type:jwt-bearer") {
+        return refuse(res, 400, "invalid_client", `token: client_assertion_type ${type}`)
+      }
+      id = CLIENT_ID
+      secret = params.get("client_assertion")
+    }
     if (id !== CLIENT_ID || secret !== CLIENT_SECRET) {
       return refuse(res, 401, "invalid_client", `token: client ${id} / ${secret ? "***" : secret}`)
     }
-    const code = params.get("code") ?? ""
+    const code = params.get(assertion ? "assertion" : "code") ?? ""
     const grant = grants.get(code)
     grants.delete(code)
-    if (!grant || params.get("grant_type") !== "authorization_code") {
+    const grantType = assertion
+      ? "urn:ietf:params:oauth:grant-type:jwt-bearer"
+      : "authorization_code"
+    if (!grant || params.get("grant_type") !== grantType) {
       return refuse(res, 400, "invalid_grant", `token: unknown code or grant_type`)
     }
     if ((t.redirectUri ?? true) && params.get("redirect_uri") !== grant.redirectUri) {
@@ -234,7 +252,7 @@ export async function startOAuthServer(): Promise<OAuthServer> {
       if (params.get(spec.clientIdParam ?? "client_id") !== CLIENT_ID) {
         throw new Error(`${provider}: the client is not in ${spec.clientIdParam ?? "client_id"}`)
       }
-      if (params.get("response_type") !== "code") {
+      if (params.get("response_type") !== (spec.responseType ?? "code")) {
         throw new Error(`${provider}: response_type ${params.get("response_type")}`)
       }
       const redirectUri = params.get("redirect_uri")

@@ -484,6 +484,27 @@ export async function login(
   authorizationUrl: string,
   options: LoginOptions = {},
 ): Promise<string> {
+  const back = await loginAnswer(browser, authorizationUrl, options)
+  if (back.form) throw new Error(`The provider answered with a form_post to ${back.url}`)
+  return back.url
+}
+
+/**
+ * What the provider sends back to the app: a redirect (`url` with the code in its query), or,
+ * with `response_mode=form_post`, an auto-submitting form whose `fields` the browser POSTs to
+ * `url` from the provider's site.
+ */
+export interface LoginAnswer {
+  url: string
+  form?: URLSearchParams
+}
+
+/** `login`, also following a `response_mode=form_post` answer. */
+export async function loginAnswer(
+  browser: object,
+  authorizationUrl: string,
+  options: LoginOptions = {},
+): Promise<LoginAnswer> {
   const account = options.account ?? "alice"
   const password = options.password ?? ACCOUNTS[account].password
   const returnTo = options.returnTo ?? APP_ORIGIN
@@ -491,7 +512,7 @@ export async function login(
   let url = authorizationUrl
   let init: RequestInit = {}
   for (let step = 0; step < 20; step++) {
-    if (new URL(url).origin === new URL(returnTo).origin) return url
+    if (new URL(url).origin === new URL(returnTo).origin) return { url }
     const headers = new Headers(init.headers)
     if (jar.size) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "))
     const response = await fetch(url, { ...init, headers, redirect: "manual" })
@@ -513,6 +534,15 @@ export async function login(
       throw new Error(`The provider answered ${response.status} at ${url}: ${html.slice(0, 500)}`)
     }
     const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]
+    if (action && new URL(action, url).origin === new URL(returnTo).origin) {
+      const form = new URLSearchParams()
+      for (const [, name, value] of html.matchAll(
+        /<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g,
+      )) {
+        form.set(name!, unescapeHtml(value!))
+      }
+      return { url: new URL(action, url).href, form }
+    }
     if (action?.endsWith("/login")) {
       url = new URL(action, url).href
       init = { method: "POST", body: new URLSearchParams({ login: account, password }) }
@@ -529,6 +559,15 @@ export async function login(
     }
   }
   throw new Error(`Too many steps at the provider, last at ${url}`)
+}
+
+function unescapeHtml(value: string): string {
+  return value.replace(/&(#x?[0-9a-f]+|amp|lt|gt|quot);/gi, (_, entity: string) => {
+    const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"' }
+    if (entity in named) return named[entity]!
+    const hex = entity[1] === "x" || entity[1] === "X"
+    return String.fromCodePoint(parseInt(entity.slice(hex ? 2 : 1), hex ? 16 : 10))
+  })
 }
 
 /** A URL a test's `fetch` answers: with a response, or with another URL to fetch instead. */

@@ -11,6 +11,7 @@ import { customFetch } from "../../src/markers.js"
 import type { OAuthProviderConfig, ProviderFetch } from "../../src/providers/index.js"
 import Apple from "../../src/providers/apple.js"
 import GitHub from "../../src/providers/github.js"
+import LINE from "../../src/providers/line.js"
 import MicrosoftEntraID from "../../src/providers/microsoft-entra-id.js"
 import Twitch from "../../src/providers/twitch.js"
 import Twitter from "../../src/providers/twitter.js"
@@ -484,5 +485,98 @@ describe("Microsoft Entra ID, multi-tenant", () => {
         providerAccountId: "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ",
       },
     ])
+  })
+})
+
+describe("ID tokens signed with the client secret (LINE)", () => {
+  const ISSUER = "https://access.line.me"
+  const SECRET = new TextEncoder().encode(CLIENT_SECRET)
+
+  /** LINE's endpoints, its ID token signed by `sign`. */
+  function fakeLine(sign: (token: SignJWT) => Promise<string>, alg = "HS256") {
+    const server = new FakeServer(
+      "https://api.line.me/oauth2/v2.1/token",
+      "post",
+      async (grant) => {
+        const idToken = await sign(
+          new SignJWT({ name: "Brown", nonce: grant.nonce, amr: ["linesso"] })
+            .setProtectedHeader({ alg, typ: "JWT" })
+            .setSubject("U4af4980629")
+            .setIssuer(ISSUER)
+            .setAudience(CLIENT_ID)
+            .setIssuedAt()
+            .setExpirationTime("5m"),
+        )
+        return {
+          access_token: "line-at",
+          token_type: "Bearer",
+          expires_in: 2592000,
+          id_token: idToken,
+        }
+      },
+    )
+    server.routes.set(`GET ${ISSUER}/.well-known/openid-configuration`, () =>
+      Response.json({
+        issuer: ISSUER,
+        authorization_endpoint: "https://access.line.me/oauth2/v2.1/authorize",
+        token_endpoint: "https://api.line.me/oauth2/v2.1/token",
+        userinfo_endpoint: "https://api.line.me/oauth2/v2.1/userinfo",
+        jwks_uri: "https://api.line.me/oauth2/v2.1/certs",
+        response_types_supported: ["code"],
+        id_token_signing_alg_values_supported: ["ES256"],
+      }),
+    )
+    server.routes.set("GET https://api.line.me/oauth2/v2.1/certs", () =>
+      Response.json({ keys: [jwk] }),
+    )
+    return server
+  }
+
+  async function signInWith(
+    server: FakeServer,
+    provider: OAuthProviderConfig<any> = LINE({
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      [customFetch]: server.fetch,
+    }),
+  ) {
+    const browser = browserFor(provider)
+    const authorize = await startSignIn(browser, provider.id)
+    const params = server.authorize(authorize.href)
+    const callback = await browser.fetch(`/auth/callback/${provider.id}?${params}`)
+    return { browser, location: new URL(callback.headers.get("location") ?? "") }
+  }
+
+  it("signs in with an HS256 ID token keyed with the channel secret", async () => {
+    const { browser, location } = await signInWith(fakeLine((token) => token.sign(SECRET)))
+    expect(location.href).toBe(`${ORIGIN}/dashboard`)
+    expect((await browser.session())?.user?.name).toBe("Brown")
+  })
+
+  it("refuses an HS256 ID token keyed with another secret: no session", async () => {
+    const other = new TextEncoder().encode("not-the-channel-secret-0123456789")
+    const { browser, location } = await signInWith(fakeLine((token) => token.sign(other)))
+    expect(location.pathname).toBe("/auth/error")
+    expect(location.searchParams.get("error")).toBe("Configuration")
+    expect(await browser.session()).toBeNull()
+  })
+
+  it("refuses an HS256 ID token for a client registered for the issuer's keys", async () => {
+    // The client secret is known to the client: a provider that signs with its keys must not
+    // accept a token "signed" with the secret (algorithm confusion).
+    const server = fakeLine((token) => token.sign(SECRET))
+    const provider = {
+      id: "line-keys",
+      name: "LINE (keys)",
+      type: "oidc" as const,
+      issuer: ISSUER,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      client: { token_endpoint_auth_method: "client_secret_post" as const },
+      [customFetch]: server.fetch,
+    }
+    const { browser, location } = await signInWith(server, provider as OAuthProviderConfig<any>)
+    expect(location.pathname).toBe("/auth/error")
+    expect(await browser.session()).toBeNull()
   })
 })

@@ -44,7 +44,7 @@ export async function startOAuth(
   }
   const url = new URL(server.authorization_endpoint)
   const params = url.searchParams
-  const configured = {
+  const configured: Record<string, string> = {
     ...(provider.type === "oidc" ? { scope: "openid profile email" } : {}),
     ...endpointParams(provider.authorization),
   }
@@ -53,7 +53,8 @@ export async function startOAuth(
   for (const [key, value] of Object.entries(merged)) if (!reserved.has(key)) params.set(key, value)
   params.set("client_id", provider.clientId!)
   params.set("redirect_uri", redirectUriOf(ctx, provider))
-  params.set("response_type", "code")
+  // A provider may name its own response type (Azure DevOps: "Assertion"); a sign-in call may not.
+  params.set("response_type", configured.response_type ?? "code")
 
   const checks = checksOf(provider)
   // Through a redirect proxy the state must be checked: it is what carries the way back.

@@ -7,6 +7,7 @@
  * account unvalidated, as Auth.js keeps it; its profile comes from the userinfo endpoint.
  * Every check cookie is deleted first, whatever happens next.
  */
+import { compactVerify } from "jose"
 import * as oauth from "oauth4webapi"
 import type { ActionContext } from "../../actions/context.js"
 import {
@@ -100,6 +101,39 @@ function checkIssuer(
   if (iss !== server.issuer) {
     throw new InvalidCheck(`The callback names issuer "${iss}", not "${server.issuer}" (mix-up)`)
   }
+}
+
+/**
+ * The ID token's signature: against the issuer's keys, or, for a client registered for
+ * HMAC-signed ID tokens (`client.id_token_signed_response_alg` `HS256`…, as LINE signs them),
+ * with the client secret as the key (OpenID Connect Core §10.1). The token response has already
+ * checked that the token's `alg` is the one the client is registered for.
+ */
+async function checkIdTokenSignature(
+  provider: OAuthProviderConfig,
+  server: oauth.AuthorizationServer,
+  response: Response,
+  tokens: oauth.TokenEndpointResponse,
+): Promise<void> {
+  const registered = provider.client?.id_token_signed_response_alg
+  if (typeof registered === "string" && /^HS(256|384|512)$/.test(registered)) {
+    const secret = new TextEncoder().encode(provider.clientSecret ?? "")
+    try {
+      await compactVerify(tokens.id_token!, secret, { algorithms: [registered] })
+    } catch (error) {
+      throw new CallbackRouteError(`The ID token of "${provider.id}" has an invalid signature`, {
+        cause: error,
+      })
+    }
+    return
+  }
+  if (!server.jwks_uri)
+    throw new InvalidEndpoints(`"${provider.id}" sends ID tokens but has no jwks_uri`)
+  await oauth.validateApplicationLevelSignature(
+    server,
+    response,
+    httpOptions(provider, server.jwks_uri),
+  )
 }
 
 /** The callback's parameters: the query, or the form body of a `form_post` response. */
@@ -278,15 +312,7 @@ export async function finishOAuth(
       expectedNonce,
       requireIdToken: isOIDC,
     })
-    if (isOIDC && tokens.id_token) {
-      if (!server.jwks_uri)
-        throw new InvalidEndpoints(`"${provider.id}" sends ID tokens but has no jwks_uri`)
-      await oauth.validateApplicationLevelSignature(
-        server,
-        response,
-        httpOptions(provider, server.jwks_uri),
-      )
-    }
+    if (isOIDC && tokens.id_token) await checkIdTokenSignature(provider, server, response, tokens)
     const claims = isOIDC ? oauth.getValidatedIdTokenClaims(tokens) : undefined
     // Kept on the account as the server sent it, unvalidated: nothing here relies on it.
     if (idToken !== undefined) (tokens as Record<string, unknown>).id_token = idToken

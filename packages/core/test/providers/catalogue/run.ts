@@ -21,7 +21,7 @@ import {
 import {
   CLIENTS,
   discoveryOf,
-  login,
+  loginAnswer,
   routedFetch,
   startOP,
   type OP,
@@ -40,8 +40,10 @@ export interface Expected {
 }
 
 interface CaseBase {
-  /** The provider's id (and its module's name). */
+  /** The provider's id. */
   id: string
+  /** The module's name, when it is not the id (`ory-hydra`, whose provider is `hydra`). */
+  module?: string
   factory: (options?: any) => OAuthConfig<any>
   /** Where the provider's documentation was read, and when (YYYY-MM-DD). */
   docs: { url: string; read: string }
@@ -176,9 +178,23 @@ export async function signIn(c: CatalogueCase, server: OAuthServer): Promise<Out
   }
   const back =
     c.kind === "oauth"
-      ? server.authorize(c.id, authorization.href)
-      : await login(browser, routes.length ? localURL(authorization, op!) : authorization.href)
-  const url = new URL(back)
+      ? { url: server.authorize(c.id, authorization.href) }
+      : await loginAnswer(
+          browser,
+          routes.length ? localURL(authorization, op!) : authorization.href,
+        )
+  let url = new URL(back.url)
+  if (back.form) {
+    // response_mode=form_post: the provider's page POSTs the answer from its own site, so the
+    // app's SameSite=Lax cookies stay behind; the app redirects to itself to read them.
+    const posted = await browser.fetch(url.pathname, {
+      method: "POST",
+      headers: { cookie: "" },
+      form: Object.fromEntries(back.form),
+    })
+    if (posted.status !== 303) throw new Error(`${c.id}: the form_post answered ${posted.status}`)
+    url = new URL(posted.headers.get("location") ?? "about:blank")
+  }
   const callback = await browser.fetch(url.pathname + url.search)
   const location = callback.headers.get("location")
   if (errors.length || location?.includes("/auth/error")) {
