@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/42-school"
+export { default } from "@latch/core/providers/42-school"

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/bankid-no"
+export { default } from "@latch/core/providers/bankid-no"

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/click-up"
+export { default } from "@latch/core/providers/click-up"

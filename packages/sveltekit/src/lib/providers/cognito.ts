@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/cognito"
+export { default } from "@latch/core/providers/cognito"

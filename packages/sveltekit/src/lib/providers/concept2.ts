@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/concept2"
+export { default } from "@latch/core/providers/concept2"

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/forwardemail"
+export { default } from "@latch/core/providers/forwardemail"

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/freshbooks"
+export { default } from "@latch/core/providers/freshbooks"

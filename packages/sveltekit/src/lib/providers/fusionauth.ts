@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/fusionauth"
+export { default } from "@latch/core/providers/fusionauth"

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/kakao"
+export { default } from "@latch/core/providers/kakao"

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/kinde"
+export { default } from "@latch/core/providers/kinde"

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/loops"
+export { default } from "@latch/core/providers/loops"

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/osso"
+export { default } from "@latch/core/providers/osso"

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/ping-id"
+export { default } from "@latch/core/providers/ping-id"

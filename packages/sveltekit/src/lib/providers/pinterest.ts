@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/pinterest"
+export { default } from "@latch/core/providers/pinterest"

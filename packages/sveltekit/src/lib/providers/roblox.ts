@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/roblox"
+export { default } from "@latch/core/providers/roblox"

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/tiktok"
+export { default } from "@latch/core/providers/tiktok"

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/united-effects"
+export { default } from "@latch/core/providers/united-effects"

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/wikimedia"
+export { default } from "@latch/core/providers/wikimedia"

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/workos"
+export { default } from "@latch/core/providers/workos"

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/zoho"
+export { default } from "@latch/core/providers/zoho"
