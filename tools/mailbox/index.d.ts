@@ -36,3 +36,17 @@ export function startMailbox(options?: {
   host?: string
   dir?: string
 }): Promise<Mailbox>
+
+/** The mailbox's HTTP side, speaking Resend's send-email API. */
+export interface MailApi {
+  port: number
+  url: string
+  messages: ReceivedMail[]
+  close(): Promise<void>
+}
+export function startMailApi(options: {
+  port?: number
+  host?: string
+  dir?: string
+  apiKey: string
+}): Promise<MailApi>

@@ -91,3 +91,5 @@ export async function startMailbox({ port = 0, host = "127.0.0.1", dir } = {}) {
     },
   }
 }
+
+export { startMailApi } from "./api.js"

@@ -5,9 +5,12 @@
 // LATCH_DEMO_SESSION=jwt, which keeps them in an encrypted cookie.
 import { env } from "$env/dynamic/private"
 import { SvelteKitAuth, type SvelteKitAuthConfig } from "@latch/sveltekit"
+import { customFetch } from "@latch/sveltekit"
+import Cognito from "@latch/sveltekit/providers/cognito"
 import Credentials from "@latch/sveltekit/providers/credentials"
 import Nodemailer from "@latch/sveltekit/providers/nodemailer"
 import Passkey from "@latch/sveltekit/providers/passkey"
+import Resend from "@latch/sveltekit/providers/resend"
 import { openDatabase } from "$lib/server/database"
 import { verifyPassword } from "$lib/users"
 
@@ -36,10 +39,28 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
       allowDangerousEmailAccountLinking: true,
     })
   }
+  // Amazon Cognito, when AUTH_COGNITO_ISSUER names a user pool (with AUTH_COGNITO_ID and
+  // AUTH_COGNITO_SECRET). The e2e tests point it at the local OpenID Provider.
+  if (env.AUTH_COGNITO_ISSUER) providers.splice(1, 0, Cognito)
   // Email sign-in links, sent over SMTP: AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM. `npm run demo`
   // points them at a local SMTP sink whose mails /dev/mailbox shows.
   if (env.AUTH_EMAIL_SERVER) {
     providers.push(Nodemailer({ from: env.AUTH_EMAIL_FROM ?? "Latch demo <no-reply@latch.test>" }))
+  }
+  // Email sign-in links sent through Resend's HTTP API, when AUTH_RESEND_KEY is set. With
+  // LATCH_DEMO_RESEND_API (the e2e tests), the API calls go to the local mailbox's
+  // Resend-speaking server instead of api.resend.com, so the mails show on /dev/mailbox.
+  if (env.AUTH_RESEND_KEY) {
+    const api = env.LATCH_DEMO_RESEND_API
+    providers.push(
+      Resend({
+        from: env.AUTH_EMAIL_FROM ?? "Latch demo <no-reply@latch.test>",
+        ...(api && {
+          [customFetch]: (url: string, init: RequestInit) =>
+            fetch(url.replace(/^https:\/\/api\.resend\.com(?=\/)/, api), init),
+        }),
+      }),
+    )
   }
   // Passkeys: a signed-in user adds one on /profile, then signs in with it alone. The relying
   // party is the site itself (its hostname, `localhost` in development: browsers refuse
