@@ -4,7 +4,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { defineConfig, devices } from "@playwright/test"
 
-/** Three ports from E2E_PORT_BASE (default 4173): the demo, its OpenID Provider, the JWT demo.
+/** Five ports from E2E_PORT_BASE (default 4173): the demo, its OpenID Provider, the JWT demo,
+ * the SMTP sink and its Resend-speaking API.
  * Another base lets two checkouts run their suites side by side. */
 const BASE = Number(process.env.E2E_PORT_BASE ?? 4173)
 const PORT = BASE
@@ -18,15 +19,24 @@ const SECRET = "latch-e2e-test-secret-not-for-production-0123456789abcdef"
 const OP_PORT = BASE + 1
 /** The local SMTP sink of email sign-in, and where it keeps mails for /dev/mailbox. */
 const MAIL_PORT = BASE + 3
+/** The mailbox's Resend-speaking API, for the demo's Resend provider. */
+const MAIL_API_PORT = BASE + 4
+const MAIL_API_KEY = "re_latch_e2e_key"
 const EMAIL = {
   AUTH_EMAIL_SERVER: `smtp://127.0.0.1:${MAIL_PORT}`,
   LATCH_DEMO_MAILBOX_DIR: join(tmpdir(), `latch-e2e-mailbox-${BASE}`),
+  AUTH_RESEND_KEY: MAIL_API_KEY,
+  LATCH_DEMO_RESEND_API: `http://127.0.0.1:${MAIL_API_PORT}`,
 }
 /** The demo's local OpenID Provider, and the demo's client at it. */
 const LOCAL_OP = {
   AUTH_LOCAL_OP_ISSUER: `http://127.0.0.1:${OP_PORT}`,
   AUTH_LOCAL_OP_ID: "latch-e2e",
   AUTH_LOCAL_OP_SECRET: "latch-e2e-local-op-secret",
+  // The built-in Cognito provider, pointed at the same local provider as a user pool.
+  AUTH_COGNITO_ISSUER: `http://127.0.0.1:${OP_PORT}`,
+  AUTH_COGNITO_ID: "latch-e2e-cognito",
+  AUTH_COGNITO_SECRET: "latch-e2e-cognito-secret",
 }
 
 export default defineConfig({
@@ -73,6 +83,8 @@ export default defineConfig({
         MAIL_PORT: String(MAIL_PORT),
         MAILBOX_DIR: EMAIL.LATCH_DEMO_MAILBOX_DIR,
         MAILBOX_RESET: "1",
+        MAIL_API_PORT: String(MAIL_API_PORT),
+        MAIL_API_KEY,
       },
     },
     {

@@ -68,6 +68,24 @@ test("the built-in sign-in page sends a link too", async ({ page }) => {
   await expect(page.getByTestId("user-name")).toHaveText(address)
 })
 
+test("signs in with a link sent through Resend's HTTP API (to the local mailbox's API)", async ({
+  page,
+}) => {
+  const address = newAddress()
+  await page.goto("/auth/signin?callbackUrl=%2Fprotected")
+  const button = page.getByRole("button", { name: "Sign in with Resend" })
+  const form = page.locator("form", { has: button })
+  await form.getByLabel("Email", { exact: true }).fill(address)
+  await button.click()
+  await expect(page).toHaveURL(/\/auth\/verify-request\?provider=resend&type=email/)
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible()
+
+  await followLink(page, address, "email-resend-mailbox")
+  await expect(page).toHaveURL("/protected")
+  await expect(page.getByTestId("protected-user")).toHaveText(address)
+  expect(await sessionCookie(page.context())).toBeDefined()
+})
+
 test("an address that is not one plain address gets a message and no mail", async ({ page }) => {
   await page.goto("/signin")
   const form = page.getByTestId("email-form")

@@ -1,7 +1,7 @@
 // Signing in through the demo's local OpenID Provider (oidc-provider on 127.0.0.1): the button on
 // the custom sign-in page, the provider's login and consent pages, and back in the app.
 import { expect, test } from "@playwright/test"
-import { ALICE, screenshot, sessionCookie } from "./support"
+import { ALICE, CAROL, screenshot, sessionCookie } from "./support"
 
 /** The provider's origin: the port after the demo's (playwright.config.ts). */
 const OP_ORIGIN = new RegExp(
@@ -35,6 +35,25 @@ test("signs in with the local OpenID Provider and signs out", async ({ page }) =
   expect(await sessionCookie(page.context())).toBeUndefined()
   await page.goto("/protected")
   await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fprotected/)
+})
+
+test("signs in with the built-in Cognito provider (its issuer: the local OpenID Provider)", async ({
+  page,
+}) => {
+  // Carol: no other sign-in holds her address (Alice's and Bob's belong to other accounts, and
+  // linking by address is refused).
+  await page.goto("/signin?callbackUrl=%2Fprotected")
+  await page.getByRole("button", { name: "Sign in with Cognito" }).click()
+  await expect(page).toHaveURL(OP_ORIGIN)
+  await page.locator("input[name=login]").fill(CAROL.username)
+  await page.locator("input[name=password]").fill("any")
+  await page.locator("button[type=submit]").first().click()
+  await expect(page).toHaveURL(OP_ORIGIN)
+  await page.locator("button[type=submit]").first().click()
+
+  await expect(page).toHaveURL("/protected")
+  await expect(page.getByTestId("header-user")).toHaveText(CAROL.name)
+  expect(await sessionCookie(page.context())).toBeDefined()
 })
 
 test("a refusal at the provider shows an error on the sign-in page, with no session", async ({

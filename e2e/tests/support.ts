@@ -7,6 +7,8 @@ import { expect, test, type BrowserContext, type Page } from "@playwright/test"
 /** The demo's users (apps/demo/src/lib/users.ts). */
 export const ALICE = { username: "alice", password: "wonderland", name: "Alice Liddell" }
 export const BOB = { username: "bob", password: "canwefixit", name: "Bob Builder" }
+/** A user of the demo's OpenID Provider only (apps/demo/op/server.mjs). */
+export const CAROL = { username: "carol", name: "Carol Danvers" }
 
 /** The session cookie's name on an http origin (no `__Secure-` prefix). */
 export const SESSION_COOKIE = "latch.session-token"
