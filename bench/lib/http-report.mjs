@@ -387,7 +387,10 @@ What is measured (\`bench/http.mjs\`: two more scenarios of the HTTP rounds abov
 latch and Auth.js servers): ${CONNECTIONS} connections of the load generator each sign in over and
 over as a browser does: a form-encoded \`POST /auth/callback/credentials\` (user and password,
 an \`Origin\` header), after a \`GET /auth/csrf\` whose cookies — and CSRF token, when its body has
-one — the POST carries. A sign-in counts when the POST answers a redirect that sets the library's
+one — the POST carries. Each sign-in is to the next of 1,000 accounts (\`alice-0\` …
+\`alice-999\`, in turn), so that the sign-ins in flight at once are of different accounts, as on
+a real site: Latch's credentials rate limit, on by default, counts the attempts in flight too, and
+refuses more than 5 at once for one account from one address (see _The credentials rate limit_). A sign-in counts when the POST answers a redirect that sets the library's
 session cookie (\`${COOKIE_NAMES.latch}\`, \`${COOKIE_NAMES.authjs}\`); any other answer fails the
 run. Each round runs ${SECONDS} s of each kind of sign-in per server, in the rotating order of the
 rounds; each ratio is taken per round, then its median.

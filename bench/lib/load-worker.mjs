@@ -9,8 +9,13 @@
 //   each a form-encoded `POST /auth/callback/credentials` with an `Origin` header, after a
 //   `GET /auth/csrf` when `csrf` (whose cookies, and CSRF token if its body has one, the POST
 //   carries), as a browser does. A sign-in counts when the POST answers a redirect setting a
-//   non-empty `cookieName`.
+//   non-empty `cookieName`. Each sign-in is of the next of `USERS` accounts (`alice-0`, …), so
+//   that the sign-ins in flight at once are of different accounts, as on a real site.
 import autocannon from "autocannon"
+
+/** The accounts signed in to in turn: far more than sign-ins in flight at once. */
+const USERS = 1000
+let nextUser = 0
 
 /** The `name=value` pairs of the Set-Cookie headers autocannon hands to `onResponse`. */
 function cookiesOf(headers) {
@@ -49,7 +54,7 @@ function signInRequests(origin, { cookieName, csrf }, tally) {
         },
         body: new URLSearchParams({
           ...(context.csrfToken ? { csrfToken: context.csrfToken } : {}),
-          username: "alice",
+          username: `alice-${nextUser++ % USERS}`,
           password: "x",
         }).toString(),
       }

@@ -1,11 +1,13 @@
 /**
- * One build, four servers: `BENCH_MODE` (read once, at startup) picks how `locals.auth()` works.
+ * One build, five servers: `BENCH_MODE` (read once, at startup) picks how `locals.auth()` works.
  *
  * - `none`: no auth at all; `locals.auth()` resolves to `null`.
  * - `floor`: the least a hand-written hook can do with jose: `locals.auth()` memoized per
  *   request, one `jose.jwtDecrypt` of the `latch.session-token` cookie with a key derived once;
  *   `GET /auth/session` answers that session as JSON.
- * - `latch`: `SvelteKitAuth(…).handle` of `@latch/sveltekit`, which also answers `/auth/*`.
+ * - `latch`: `SvelteKitAuth(…).handle` of `@latch/sveltekit`, which also answers `/auth/*`
+ *   (the credentials rate limit on, as by default).
+ * - `latch-unlimited`: the same with `rateLimit: false` (bench/rate-limit.mjs compares the two).
  * - `authjs`: `SvelteKitAuth(…).handle` of `@auth/sveltekit`, configured the same way.
  */
 import { building } from "$app/environment"
@@ -16,7 +18,7 @@ import Credentials from "@latch/sveltekit/providers/credentials"
 import type { Handle, ServerInit } from "@sveltejs/kit"
 import { jwtDecrypt } from "jose"
 
-const MODES = ["none", "floor", "latch", "authjs"] as const
+const MODES = ["none", "floor", "latch", "latch-unlimited", "authjs"] as const
 type Mode = (typeof MODES)[number]
 
 // `vite build` loads this module too (to analyse the app): no mode is needed then.
@@ -84,14 +86,21 @@ const floor: Handle = async ({ event, resolve }) => {
 
 // --- latch and authjs: the same configuration -------------------------------------------------
 
+// `alice`, and the accounts `alice-0` … `alice-999` the load generator signs in to in turn: the
+// sign-ins in flight are of different accounts, as on a real site (Latch's rate limit refuses
+// more than 5 attempts in flight at once for one account from one address).
 const credentials = {
   credentials: { username: {}, password: {} },
   authorize: ({ username }: Partial<Record<string, unknown>>) =>
-    username === "alice" ? { id: "1", name: "Alice", email: "alice@example.com" } : null,
+    typeof username === "string" && /^alice(-\d+)?$/.test(username)
+      ? { id: "1", name: "Alice", email: "alice@example.com" }
+      : null,
 }
 
 // Both read AUTH_SECRET from the environment and default to JWT sessions (no adapter).
 const latch = (): Handle => SvelteKitAuth({ providers: [Credentials(credentials)] }).handle
+const latchUnlimited = (): Handle =>
+  SvelteKitAuth({ providers: [Credentials({ ...credentials, rateLimit: false })] }).handle
 
 // `trustHost`: @latch/sveltekit turns it on by default; @auth/sveltekit only in development, so
 // a production build must say so (or set AUTH_TRUST_HOST).
@@ -107,5 +116,11 @@ export const init: ServerInit = async () => {
   key = await deriveKey(secret)
 }
 
-const handles: Record<Mode, () => Handle> = { none: () => none, floor: () => floor, latch, authjs }
+const handles: Record<Mode, () => Handle> = {
+  none: () => none,
+  floor: () => floor,
+  latch,
+  "latch-unlimited": latchUnlimited,
+  authjs,
+}
 export const handle: Handle = handles[mode]()

@@ -201,6 +201,45 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
       expect(await a.getAccount(randomId("nobody"), "github")).toBeNull()
     })
 
+    it("listAccountsByUserId lists a user's accounts, and no one else's", async (a) => {
+      const user = newUser()
+      const other = newUser()
+      await a.createUser(user)
+      await a.createUser(other)
+      const github = newAccount(user.id, { provider: "github", type: "oauth" })
+      const google = newAccount(user.id, { provider: "google" })
+      await a.linkAccount(github)
+      await a.linkAccount(google)
+      await a.linkAccount(newAccount(other.id, { provider: "github", type: "oauth" }))
+      const listed = await a.listAccountsByUserId(user.id)
+      const byProvider = (x: { provider: string }, y: { provider: string }) =>
+        x.provider.localeCompare(y.provider)
+      expect([...listed].sort(byProvider)).toEqual([github, google])
+      expect(await a.listAccountsByUserId(randomId("nobody"))).toEqual([])
+    })
+
+    it("updateAccount replaces the given token fields, clears those given as null", async (a) => {
+      const user = newUser()
+      await a.createUser(user)
+      const account = newAccount(user.id)
+      await a.linkAccount(account)
+      const key = { provider: account.provider, providerAccountId: account.providerAccountId }
+      const expiresAt = Math.floor(Date.now() / 1000) + 3600
+      const updated = await a.updateAccount({
+        ...key,
+        access_token: "new-access",
+        expires_at: expiresAt,
+        refresh_token: null as never,
+      })
+      const { refresh_token: _cleared, ...kept } = account
+      const expected = { ...kept, access_token: "new-access", expires_at: expiresAt }
+      expect(updated).toEqual(expected)
+      expect(await a.getAccount(key.providerAccountId, key.provider)).toEqual(expected)
+      expect(
+        await a.updateAccount({ provider: "github", providerAccountId: randomId("nobody") }),
+      ).toBeNull()
+    })
+
     it("unlinkAccount removes one account and keeps the others", async (a) => {
       const user = newUser()
       await a.createUser(user)
@@ -487,6 +526,37 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
         Array.from({ length: 10 }, () => a.incrementCounter(key, expires)),
       )
       expect([...values].sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    })
+
+    it("getCounter reads a counter without counting; an unknown key is null", async (a) => {
+      const key = randomId("counter")
+      expect(await a.getCounter(key)).toBeNull()
+      const expires = fromNow(60_000)
+      await a.incrementCounter(key, expires)
+      await a.incrementCounter(key, expires)
+      const read = await a.getCounter(key)
+      expect(read!.count).toBe(2)
+      expect(read!.expires).toBeInstanceOf(Date)
+      // A store may keep less than milliseconds.
+      expect(Math.abs(read!.expires.getTime() - expires.getTime()) < 1_000).toBe(true)
+      expect((await a.getCounter(key))!.count).toBe(2)
+      expect(await a.incrementCounter(key, expires)).toBe(3)
+    })
+
+    it("getCounter gives the first expiry of the window, and null once it passed", async (a) => {
+      const key = randomId("counter")
+      const first = fromNow(1_000)
+      await a.incrementCounter(key, first)
+      await a.incrementCounter(key, fromNow(3_600_000))
+      const read = await a.getCounter(key)
+      expect(read!.count).toBe(2)
+      expect(Math.abs(read!.expires.getTime() - first.getTime()) < 1_000).toBe(true)
+      await new Promise((resolve) => setTimeout(resolve, first.getTime() - Date.now() + 100))
+      // Expired but maybe not swept yet: still no counter.
+      expect(await a.getCounter(key)).toBeNull()
+      const past = randomId("counter")
+      await a.incrementCounter(past, fromNow(-1_000))
+      expect(await a.getCounter(past)).toBeNull()
     })
   })
 }

@@ -19,9 +19,12 @@ export const adapterMethods = [
   "createVerificationToken",
   "useVerificationToken",
   "getAccount",
+  "listAccountsByUserId",
+  "updateAccount",
   "getAuthenticator",
   "createAuthenticator",
   "listAuthenticatorsByUserId",
   "updateAuthenticatorCounter",
   "incrementCounter",
+  "getCounter",
 ] as const satisfies readonly (keyof Adapter)[]

@@ -90,6 +90,16 @@ export interface Adapter {
     token: string
   }): Awaitable<VerificationToken | null>
   getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
+  /** Every account linked to a user (for refreshing tokens, and "how do I sign in?"). */
+  listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
+  /**
+   * Replaces the given fields of an account (its tokens, after a refresh) and returns it; `null`
+   * when there is no such account. A field given as `null` is cleared.
+   */
+  updateAccount?(
+    account: Pick<AdapterAccount, "provider" | "providerAccountId"> &
+      Partial<Omit<AdapterAccount, "provider" | "providerAccountId" | "userId" | "type">>,
+  ): Awaitable<AdapterAccount | null>
   getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
@@ -104,11 +114,21 @@ export interface Adapter {
    * `expires`. Expired counters may be deleted at any time.
    *
    * Latch uses it for what must hold across every instance of an app: the email sign-in rate
-   * limit (keys `email:address:…`, `email:ip:…`) and the single use of a passkey challenge
-   * (`webauthn:challenge:…`). Keys are at most 200 characters. Without it, Latch keeps the
-   * counters in the memory of each process and logs the `memory-counter` warning.
+   * limit (keys `email:address:…`, `email:ip:…`), the credentials sign-in rate limit
+   * (`credentials:…`) and the single use of a passkey challenge (`webauthn:challenge:…`). Keys
+   * are at most 200 characters. Without it, Latch keeps the counters in the memory of each
+   * process and logs the `memory-counter` warning.
    */
   incrementCounter?(key: string, expires: Date): Awaitable<number>
+  /**
+   * The counter named `key` as `incrementCounter` left it — its count and the expiry of its
+   * window — without changing it; `null` when there is none or its `expires` has passed.
+   *
+   * Latch uses it to check the credentials sign-in rate limit before calling `authorize`. An
+   * adapter with `incrementCounter` but without it gets that limit counted in the memory of each
+   * process (the `memory-rate-limit` warning); the other counters stay in the adapter.
+   */
+  getCounter?(key: string): Awaitable<{ count: number; expires: Date } | null>
 }
 
 /** An ISO 8601 date and time with a zone, as `Date.prototype.toJSON` writes it. */

@@ -33,6 +33,7 @@ export { raw, skipCSRFCheck, customFetch } from "./markers.js"
 export { createActionURL, isAuthAction } from "./request/action-url.js"
 export { setEnvDefaults } from "./config/env.js"
 export { getSession } from "./session/get-session.js"
+export { getAccessToken } from "./session/access-token.js"
 export { listSessions, revokeSessions } from "./session/manage.js"
 export type * from "./types.js"
 

@@ -26,6 +26,25 @@ export interface DefaultJWT extends Record<string, unknown> {
   iat?: number
   exp?: number
   jti?: string
+  /**
+   * The tokens of the provider signed in with, when it has `refresh` on: what Latch refreshes.
+   * Read the access token with `getAccessToken`.
+   */
+  oauth?: ProviderTokens
+  /** `"RefreshTokenError"` once the provider refused the refresh token: sign in again. */
+  error?: string
+}
+
+/** A provider's tokens, as a session keeps them for refreshing. */
+export interface ProviderTokens {
+  provider: string
+  providerAccountId: string
+  access_token?: string
+  refresh_token?: string
+  /** When the access token expires, in seconds since the epoch. */
+  expires_at?: number
+  token_type?: string
+  scope?: string
 }
 
 /** The session token; augment it to type your own claims. */

@@ -173,6 +173,11 @@ export interface DefaultSession {
   user?: User
   /** When the session expires, as an ISO 8601 string. */
   expires: string
+  /**
+   * `"RefreshTokenError"` when a provider with `refresh` on refused the stored refresh token: the
+   * user is still signed in, but their access token cannot be renewed until they sign in again.
+   */
+  error?: "RefreshTokenError"
 }
 
 /**
@@ -301,8 +306,11 @@ export interface JWTCallbackParams {
   account?: Account | null
   /** Set on OAuth sign-in. */
   profile?: Profile
-  /** Why the callback runs; undefined for an ordinary session read. */
-  trigger?: "signIn" | "signUp" | "update"
+  /**
+   * Why the callback runs; undefined for an ordinary session read. `"refresh"`: the provider's
+   * tokens were just refreshed (a provider with `refresh` on); `account` holds the new ones.
+   */
+  trigger?: "signIn" | "signUp" | "update" | "refresh"
   /** @deprecated use `trigger === "signUp"` */
   isNewUser?: boolean
   /** With `trigger: "update"`: the data sent by the client. Validate it before use. */
@@ -386,6 +394,43 @@ export interface EventCallbacks {
     profile: User | AdapterUser
   }) => Awaitable<void>
   session: (message: { session: Session; token: JWT }) => Awaitable<void>
+  /**
+   * A provider's tokens were refreshed (a provider with `refresh` on), or the refresh failed:
+   * `error` is set then. A refused refresh token (`invalid_grant`) marks the session with
+   * `error: "RefreshTokenError"`; another failure (the provider unreachable) is retried at the
+   * next read.
+   */
+  refreshToken: (message: {
+    provider: string
+    providerAccountId: string
+    /** The user, with database sessions (the JWT's `sub` otherwise). */
+    userId?: string
+    /** With an error: whether the refresh token was refused (the user must sign in again). */
+    error?: Error
+    refused?: boolean
+  }) => Awaitable<void>
+}
+
+/** A counter as a store holds it: how many so far, and when it starts again from zero. */
+export interface CounterReading {
+  count: number
+  expires: Date
+}
+
+/**
+ * A store of expiring counters, for `counterStore`: Latch counts sign-in attempts and spent
+ * passkey challenges in it. Keys are at most 200 characters and reveal nothing of what they
+ * count (HMACs under the secret). The core README has an example on Redis.
+ */
+export interface CounterStore {
+  /**
+   * Adds one to the counter of `key` and returns its new value, atomically: of concurrent calls,
+   * each sees a different value. A counter that does not exist, or whose expiry has passed,
+   * starts again at 1 and expires at `expires`; later calls keep that first expiry.
+   */
+  increment(key: string, expires: Date): Awaitable<number>
+  /** The live counter of `key`, or `null` when there is none or it expired; never changes it. */
+  get(key: string): Awaitable<CounterReading | null>
 }
 
 /**
@@ -425,6 +470,12 @@ export interface AuthConfig {
   events?: Partial<EventCallbacks>
   /** A database adapter. */
   adapter?: Adapter
+  /**
+   * Where the expiring counters live (the sign-in rate limits, spent passkey challenges): a store
+   * shared by every instance of the app, such as Redis or Valkey. Without it they live in the
+   * adapter (`incrementCounter`, `getCounter`), else in this process's memory.
+   */
+  counterStore?: CounterStore
   /** Turns debug messages on. @default false */
   debug?: boolean
   /** Overrides of the logger's methods. */

@@ -52,11 +52,14 @@ type MethodName =
   | "createVerificationToken"
   | "useVerificationToken"
   | "getAccount"
+  | "listAccountsByUserId"
+  | "updateAccount"
   | "getAuthenticator"
   | "createAuthenticator"
   | "listAuthenticatorsByUserId"
   | "updateAuthenticatorCounter"
   | "incrementCounter"
+  | "getCounter"
 
 /** The adapter's methods: all of `Adapter`'s, none optional, each returning a Promise. */
 export type PostgresAdapterMethods = {
@@ -107,6 +110,18 @@ export function PostgresAdapter(
   async function first(method: string, text: string, params: unknown[]): Promise<Row | null> {
     return (await rows(method, text, params))[0] ?? null
   }
+
+  /** The account fields `updateAccount` may change, and their columns. */
+  const updatableAccountColumns = [
+    ["access_token", "access_token"],
+    ["refresh_token", "refresh_token"],
+    ["id_token", "id_token"],
+    ["token_type", "token_type"],
+    ["scope", "scope"],
+    ["session_state", "session_state"],
+    ["expires_at", "expires_at"],
+    ["authorization_details", "authorization_details"],
+  ] as const
 
   const accountPlaceholders = accountColumns.map((column, i) =>
     column === "authorization_details" ? `$${i + 1}::jsonb` : `$${i + 1}`,
@@ -196,6 +211,40 @@ export function PostgresAdapter(
         "getAccount",
         `select * from ${t.accounts} where provider = $1 and provider_account_id = $2`,
         [provider, providerAccountId],
+      )
+      return row && toAccount(row)
+    },
+
+    async listAccountsByUserId(userId) {
+      const found = await rows(
+        "listAccountsByUserId",
+        `select * from ${t.accounts} where user_id = $1 order by provider, provider_account_id`,
+        [userId],
+      )
+      return found.map(toAccount)
+    },
+
+    async updateAccount({ provider, providerAccountId, ...changes }) {
+      // Only the token columns change; a field given as null is cleared, one not given is kept.
+      const sets: string[] = []
+      const values: unknown[] = [provider, providerAccountId]
+      for (const [field, column] of updatableAccountColumns) {
+        const value = (changes as Record<string, unknown>)[field]
+        if (value === undefined) continue
+        values.push(
+          column === "authorization_details" && value !== null ? JSON.stringify(value) : value,
+        )
+        sets.push(
+          `${column} = $${values.length}${column === "authorization_details" ? "::jsonb" : ""}`,
+        )
+      }
+      const where = "where provider = $1 and provider_account_id = $2"
+      const row = await first(
+        "updateAccount",
+        sets.length
+          ? `update ${t.accounts} set ${sets.join(", ")} ${where} returning *`
+          : `select * from ${t.accounts} ${where}`,
+        values,
       )
       return row && toAccount(row)
     },
@@ -352,6 +401,17 @@ export function PostgresAdapter(
         await rows("incrementCounter", `delete from ${t.counters} where expires <= now()`, [])
       }
       return Number(row!.count)
+    },
+
+    async getCounter(key) {
+      // The same clock as incrementCounter's: a row past its expiry is a counter that would
+      // start again, so it reads as none (the sweep may not have removed it yet).
+      const row = await first(
+        "getCounter",
+        `select count, expires from ${t.counters} where key = $1 and expires > now()`,
+        [key],
+      )
+      return row && { count: Number(row.count), expires: new Date(row.expires as Date) }
     },
   }
 }

@@ -19,6 +19,7 @@ import { resolveCookies, type ResolvedCookies } from "../cookies/defaults.js"
 import type {
   AuthConfig,
   CallbacksOptions,
+  CounterStore,
   EventCallbacks,
   PagesOptions,
   SessionOptions,
@@ -26,8 +27,9 @@ import type {
 } from "../types.js"
 import { assertConfig } from "./assert.js"
 import { EMAIL_ADAPTER_METHODS } from "../flows/email/adapter.js"
+import { anyRefreshingProvider, REFRESH_ADAPTER_METHODS } from "../session/refresh-config.js"
 import { requireMethods } from "../session/adapter-call.js"
-import { MissingAdapter } from "../errors.js"
+import { MissingAdapter, MissingAdapterMethods } from "../errors.js"
 import {
   DEFAULT_BASE_PATH,
   DEFAULT_SESSION_MAX_AGE,
@@ -65,6 +67,8 @@ export interface ResolvedConfig {
   useSecureCookies: boolean | undefined
   skipCSRFCheck: boolean
   adapter: Adapter | undefined
+  /** The deployer's store of expiring counters, checked to have `increment` and `get`. */
+  counterStore: CounterStore | undefined
   redirectProxyUrl: string | undefined
   /** Where a redirect proxy may forward a sign-in; empty: nowhere. */
   redirectProxyAllowedOrigins: OriginPattern[]
@@ -96,6 +100,19 @@ function secretsOf(config: AuthConfig, env: Env): string[] {
   if (given === undefined || given === "") return secretsFromEnv(env) ?? []
   const list = Array.isArray(given) ? given : [given]
   return list.filter((secret): secret is string => typeof secret === "string" && secret !== "")
+}
+
+/** A `counterStore` must be able to count and to read: the rate limits need both. */
+function assertCounterStore(store: CounterStore | undefined): void {
+  if (store === undefined) return
+  const missing = (["increment", "get"] as const).filter(
+    (method) => typeof (store as Partial<CounterStore> | null)?.[method] !== "function",
+  )
+  if (missing.length) {
+    throw new MissingAdapterMethods(
+      `The counterStore lacks ${missing.join(" and ")}: a counter store is { increment(key, expires), get(key) }.`,
+    )
+  }
 }
 
 function build(config: AuthConfig, env: Env): ResolvedConfig {
@@ -148,6 +165,7 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
       }),
     )
     for (const code of warnings) logger.warn(code)
+    assertCounterStore(config.counterStore)
     if ([...providers.values()].some((provider) => provider.type === "email")) {
       if (!config.adapter) {
         throw new MissingAdapter(
@@ -155,6 +173,10 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
         )
       }
       requireMethods(config.adapter, EMAIL_ADAPTER_METHODS, "email sign-in")
+    }
+    if (session.strategy === "database" && anyRefreshingProvider({ providers })) {
+      // The tokens live on the accounts: read, and written back after each refresh.
+      requireMethods(config.adapter!, REFRESH_ADAPTER_METHODS, "refreshing tokens (`refresh`)")
     }
   } catch (caught) {
     if (!(caught instanceof AuthErrorClass)) throw caught
@@ -181,6 +203,7 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
     useSecureCookies: config.useSecureCookies,
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
     adapter: config.adapter,
+    counterStore: config.counterStore,
     redirectProxyUrl: config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL,
     redirectProxyAllowedOrigins,
     experimental: { enableWebAuthn: config.experimental?.enableWebAuthn === true },

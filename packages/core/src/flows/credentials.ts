@@ -1,11 +1,14 @@
 /**
  * Credentials sign-in: the posted form goes to the provider's `authorize`; a user back means
- * signed in, `null` or a thrown `CredentialsSignin` means refused with a code.
+ * signed in, `null` or a thrown `CredentialsSignin` means refused with a code. Before that, the
+ * attempt is counted against the provider's rate limits (credentials/rate-limit.ts): over one,
+ * `authorize` is not called and the refusal has `code = "rate_limited"`.
  */
 import type { ActionContext } from "../actions/context.js"
 import { CallbackRouteError, CredentialsSignin } from "../errors.js"
 import type { CredentialsConfig } from "../providers/index.js"
 import type { Identity } from "../session/establish.js"
+import { admitAttempt } from "./credentials/rate-limit.js"
 
 /** The credential fields of the form: everything posted except Latch's own fields. */
 function credentialsOf(body: Record<string, unknown>): Record<string, unknown> {
@@ -19,15 +22,19 @@ export async function finishCredentials(
   provider: CredentialsConfig,
 ): Promise<Identity> {
   const credentials = credentialsOf(ctx.request.body)
+  const attempt = await admitAttempt(ctx, provider, credentials)
   let user
   try {
     user = await provider.authorize(credentials, ctx.request.request)
   } catch (error) {
     if (error instanceof CredentialsSignin) throw error
-    // Anything else is the server's fault: its message stays in the log.
+    // Anything else is the server's fault: its message stays in the log. The attempt stays
+    // counted: an error an attacker can provoke must not give attempts back.
     throw new CallbackRouteError(`authorize of provider "${provider.id}" threw`, { cause: error })
   }
   if (!user) throw new CredentialsSignin("authorize returned null")
+  // The right credentials, whatever the `signIn` callback decides next.
+  await attempt?.succeeded()
   const id = user.id === undefined || user.id === null ? crypto.randomUUID() : String(user.id)
   return {
     user: { ...user, id },

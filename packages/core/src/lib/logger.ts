@@ -14,6 +14,8 @@ export type WarningCode =
   | "env-url-basepath-mismatch"
   | "weak-secret"
   | "memory-counter"
+  | "memory-rate-limit"
+  | "credentials-rate-limited"
   | "origin-from-request"
 
 /** The logger's methods. */
@@ -35,7 +37,11 @@ const warnings: Record<WarningCode, string> = {
   "env-url-basepath-mismatch":
     "AUTH_URL's path differs from basePath: basePath is used. Make them agree.",
   "memory-counter":
-    "The adapter has no incrementCounter: email rate limits and used passkey challenges are counted in this process's memory, so each instance of the app counts apart. Use an adapter with incrementCounter when you run several instances.",
+    "The adapter has no incrementCounter: sign-in rate limits and used passkey challenges are counted in this process's memory, so each instance of the app counts apart. Use an adapter with incrementCounter and getCounter, or a counterStore, when you run several instances.",
+  "memory-rate-limit":
+    "The adapter has incrementCounter but no getCounter: the credentials sign-in rate limit is counted in this process's memory, so each instance of the app counts apart (the other counters stay in the adapter). Add getCounter to the adapter, or set a counterStore.",
+  "credentials-rate-limited":
+    "A credentials sign-in rate limit was reached: attempts are refused with code=rate_limited until its window ends. Many of these mean someone is guessing passwords.",
   "origin-from-request":
     "Neither AUTH_URL nor the adapter's ORIGIN is set: the links Latch emails and the redirects it sends follow the request's URL, which most servers build from the Host header the client sent. Pin the origin: set AUTH_URL=https://your.site (or ORIGIN with SvelteKit's adapter-node).",
   "weak-secret":
@@ -65,6 +71,12 @@ function causeOf(error: Error): unknown {
 
 const printed = new Set<WarningCode>()
 
+/**
+ * Warnings about something that happened rather than about the configuration: printed each
+ * time. A rate limit warns once per limit and window when it is reached, so these stay few.
+ */
+const events = new Set<WarningCode>(["credentials-rate-limited"])
+
 /** The default logger, on `console`. */
 export const defaultLogger: LoggerInstance = {
   debug(message, metadata) {
@@ -74,9 +86,9 @@ export const defaultLogger: LoggerInstance = {
     console.error(describe(error))
   },
   warn(code) {
-    // Once per process: an app that builds its configuration per request (a lazy
-    // `SvelteKitAuth(async (event) => …)`) must not repeat the same warning on every request.
-    if (printed.has(code)) return
+    // A configuration warning once per process: an app that builds its configuration per
+    // request (a lazy `SvelteKitAuth(async (event) => …)`) must not repeat it on every request.
+    if (printed.has(code) && !events.has(code)) return
     printed.add(code)
     console.warn(`[latch][warn] ${code}: ${warnings[code]}`)
   },

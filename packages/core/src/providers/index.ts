@@ -6,6 +6,7 @@
  */
 import type { Awaitable, Profile, User } from "../types.js"
 import type Credentials from "./credentials.js"
+import type { CredentialsRateLimit } from "./credentials.js"
 import type Email from "./email.js"
 import type { EmailConfig } from "./email.js"
 import type { OAuth2Config, OAuthConfig, OAuthProviderId, OIDCConfig } from "./oauth.js"
@@ -56,6 +57,13 @@ export interface CredentialsConfig<
     credentials: Partial<Record<keyof Fields, unknown>>,
     request: Request,
   ) => Awaitable<User | null>
+  /**
+   * Brute-force protection (Latch; not in Auth.js): failed attempts are counted per account and
+   * client address, per account and per client address, and `authorize` is not called over a
+   * limit (`code=rate_limited`). `false` turns it off.
+   * @default { window: 900, perPair: 5, perIdentifier: 20, perClient: 50 }
+   */
+  rateLimit?: CredentialsRateLimit | false
 }
 
 /** The id of the credentials provider. */
@@ -126,6 +134,7 @@ export interface AppProvider extends CommonProviderOptions {
 export type ProviderId =
   CredentialsProviderId | EmailProviderId | OAuthProviderId | WebAuthnProviderType | (string & {})
 
+export type { CredentialsRateLimit } from "./credentials.js"
 export type {
   EmailConfig,
   EmailProviderSendVerificationRequestParams,

@@ -304,10 +304,25 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
   redirectProxyUrl?: AuthConfig["redirectProxyUrl"]
   /** Seconds before a call to the provider is abandoned. @default 10 */
   timeout?: number
+  /**
+   * Keep the provider's access token fresh: when a session is read and the token expires within
+   * `margin` seconds, Latch spends the stored refresh token (once, however many requests and
+   * instances read the session at that moment), stores the new tokens and passes them to the
+   * `jwt` callback with `trigger: "refresh"`. Read the token with `getAccessToken`. Off by
+   * default: an app that refreshes in its own `jwt` callback would spend the refresh token twice.
+   * @default false
+   */
+  refresh?: boolean | RefreshOptions
   /** A `fetch` for every HTTP call made for this provider (tests, proxies). */
   [customFetch]?: ProviderFetch
   /** The options the provider was created with. */
   options?: OAuthUserConfig<P>
+}
+
+/** How a provider's access token is kept fresh. */
+export interface RefreshOptions {
+  /** Refresh when the access token expires within this many seconds. @default 60 */
+  margin?: number
 }
 
 /** An OpenID Connect provider: an OAuth provider with an issuer and ID tokens. */

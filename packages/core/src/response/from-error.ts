@@ -6,7 +6,8 @@
  * - configuration errors: 500 JSON for API actions, the built-in error page for page actions;
  * - everything else on an API action: JSON (400 for a bad CSRF token, else 500);
  * - everything else on a page action: a redirect to the sign-in page (errors the user can fix)
- *   or to the error page, with `?error=` and, for credentials, `?code=`.
+ *   or to the error page, with `?error=` and, for credentials, `?code=` (and `Retry-After`
+ *   for a rate limit's refusal).
  */
 import type { ActionContext } from "../actions/context.js"
 import type { ResolvedConfig } from "../config/resolve.js"
@@ -105,7 +106,7 @@ export async function errorToResponse(
       : (pages.error ?? `${ctx.actionBase}/error`)
   // Back on the sign-in page, the next try still goes where the user was headed.
   const callbackUrl = destination.page === "signIn" ? await resolveCallbackUrl(ctx) : ctx.origin
-  return redirectTo(
+  const response = redirectTo(
     ctx,
     withQuery(page, {
       callbackUrl: new URL(callbackUrl).href === new URL(ctx.origin).href ? undefined : callbackUrl,
@@ -113,4 +114,17 @@ export async function errorToResponse(
       code: destination.code,
     }),
   )
+  // A refusal that ends at a known time (a rate limit) says when, on the redirect and on the
+  // `{ url }` answer alike.
+  const retryAfter = retryAfterOf(error)
+  if (retryAfter !== undefined) response.headers = { "retry-after": String(retryAfter) }
+  return response
+}
+
+/** The seconds a refused sign-in carries in `retryAfter` (a rate limit's refusal), if any. */
+function retryAfterOf(error: unknown): number | undefined {
+  const seconds = error instanceof AuthError ? (error as { retryAfter?: unknown }).retryAfter : 0
+  return typeof seconds === "number" && Number.isSafeInteger(seconds) && seconds > 0
+    ? seconds
+    : undefined
 }

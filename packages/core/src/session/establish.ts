@@ -12,6 +12,7 @@ import { emitEvent } from "./events.js"
 import { resolveUser } from "./link-account.js"
 import { createDatabaseSession } from "./database-strategy.js"
 import { clearSessionToken, writeSessionToken } from "./jwt-strategy.js"
+import { refreshingProvider, sessionTokensOf } from "./refresh-config.js"
 
 /** Who signed in, as a flow found out. */
 export interface Identity {
@@ -72,6 +73,10 @@ export async function establishSession(
     email: user.email,
     picture: user.image,
     sub: user.id === undefined ? undefined : String(user.id),
+  }
+  // A provider with `refresh` on: the session keeps its tokens, to renew them when due.
+  if (refreshingProvider(ctx.config, account.provider) && account.access_token) {
+    defaultToken.oauth = sessionTokensOf(account)
   }
   let token: JWT | null
   try {

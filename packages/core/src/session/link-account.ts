@@ -10,9 +10,10 @@ import type { ActionContext } from "../actions/context.js"
 import type { Adapter, AdapterAccount, AdapterUser } from "../adapters.js"
 import { AccountNotLinked, CallbackRouteError, OAuthAccountNotLinked } from "../errors.js"
 import { callAdapter, requireMethods } from "./adapter-call.js"
-import type { Account, User } from "../types.js"
+import type { Account, TokenSet, User } from "../types.js"
 import type { Identity } from "./establish.js"
 import { emitEvent } from "./events.js"
+import { refreshingProvider, tokenFields } from "./refresh-config.js"
 import { signedInUserId } from "./signed-in.js"
 
 /** The user the session is for, and whether they were created by this sign-in. */
@@ -146,6 +147,29 @@ async function webAuthnUser(ctx: ActionContext, identity: Identity): Promise<Res
   return { user, isNewUser: identity.isNewUser === true }
 }
 
+/**
+ * A returning user of a provider with `refresh` on: the sign-in's tokens replace the stored
+ * ones, which may be expired or refused (the way out of a `RefreshTokenError`). Other providers'
+ * accounts keep the tokens of their first sign-in, as Auth.js keeps them.
+ */
+async function renewStoredTokens(ctx: ActionContext, account: Account): Promise<void> {
+  const adapter = ctx.config.adapter
+  if (!refreshingProvider(ctx.config, account.provider) || !adapter?.updateAccount) return
+  const { provider, providerAccountId } = account
+  const fields = tokenFields(account as TokenSet)
+  await call("updateAccount", () =>
+    adapter.updateAccount!({
+      provider,
+      providerAccountId,
+      // What the new tokens lack (a refresh token, an expiry) is cleared rather than kept stale.
+      refresh_token: null as never,
+      expires_at: null as never,
+      ...fields,
+      token_type: fields.token_type?.toLowerCase(),
+    }),
+  )
+}
+
 /** Matches an identity to a stored user, creating or linking as the rules say. */
 export async function resolveUser(
   ctx: ActionContext,
@@ -167,6 +191,7 @@ export async function resolveUser(
     if (currentId && currentId !== owner.id) {
       throw new OAuthAccountNotLinked("This account is linked to another user")
     }
+    await renewStoredTokens(ctx, account)
     return { user: owner, isNewUser: false }
   }
   if (currentId) {

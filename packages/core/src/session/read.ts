@@ -8,6 +8,7 @@ import type { JWT } from "../jwt.js"
 import type { Session, SessionCallbackParams, User } from "../types.js"
 import { readDatabaseSession } from "./database-strategy.js"
 import { emitEvent } from "./events.js"
+import { anyRefreshingProvider } from "./refresh-config.js"
 import {
   clearSessionToken,
   nowSeconds,
@@ -29,6 +30,7 @@ function sessionOf(token: JWT, expires: Date): Session {
       image: token.picture as string | null | undefined,
     },
     expires: expires.toISOString(),
+    ...(token.error === "RefreshTokenError" ? { error: token.error } : {}),
   }
 }
 
@@ -69,6 +71,12 @@ async function readFromDatabase(
       user: { name: user.name, email: user.email, image: user.image },
       expires: stored.expires.toISOString(),
     }
+    // Providers with `refresh` on: their tokens live on the user's accounts.
+    if (anyRefreshingProvider(ctx.config)) {
+      const { refreshAccounts } = await import("./refresh.js")
+      const { error } = await refreshAccounts(ctx, user.id)
+      if (error) base.error = error
+    }
     // The parameters are typed per strategy, as a union the caller narrows; this is "database".
     const result: unknown = await ctx.config.callbacks.session({
       // The callback may read the stored session; its own expiry is the ISO string.
@@ -88,34 +96,58 @@ async function readFromDatabase(
   }
 }
 
-async function readFromJWT(
+/**
+ * The session token of the request after the `jwt` callback (and a refresh of the provider's
+ * tokens, when due), the cookie re-issued when due or changed; `null` without a session. A
+ * callback that throws is thrown.
+ */
+export async function readJWT(
   ctx: SessionContext,
   update?: { data: unknown },
-): Promise<Session | null> {
+): Promise<{ token: JWT; expires: Date } | null> {
   const { present, token } = await readSessionToken(ctx)
   if (!present) return null
   if (!token) {
     clearSessionToken(ctx)
     return null
   }
+  const refreshed = token.oauth
+    ? await (await import("./refresh.js")).refreshJWT(ctx, token)
+    : undefined
+  const current = (refreshed?.token ?? token) as JWT
+  const before =
+    ctx.config.defaultJWTCallback || update || refreshed ? undefined : JSON.stringify(token)
+  const next = await ctx.config.callbacks.jwt({
+    token: current,
+    user: undefined as unknown as User,
+    account: refreshed?.account ?? null,
+    ...(update
+      ? { trigger: "update" as const, session: update.data }
+      : refreshed?.account
+        ? { trigger: "refresh" as const }
+        : {}),
+  })
+  if (!next) {
+    clearSessionToken(ctx)
+    return null
+  }
+  const changed = before !== undefined && JSON.stringify(next) !== before
+  const expires =
+    update || refreshed || changed || isDue(token, ctx.config.session.updateAge)
+      ? await writeSessionToken(ctx, next)
+      : new Date((token.exp ?? nowSeconds() + ctx.config.jwt.maxAge) * 1000)
+  return { token: next, expires }
+}
+
+async function readFromJWT(
+  ctx: SessionContext,
+  update?: { data: unknown },
+): Promise<Session | null> {
   const { callbacks } = ctx.config
   try {
-    const before = ctx.config.defaultJWTCallback || update ? undefined : JSON.stringify(token)
-    const next = await callbacks.jwt({
-      token,
-      user: undefined as unknown as User,
-      account: null,
-      ...(update ? { trigger: "update" as const, session: update.data } : {}),
-    })
-    if (!next) {
-      clearSessionToken(ctx)
-      return null
-    }
-    const changed = before !== undefined && JSON.stringify(next) !== before
-    const expires =
-      update || changed || isDue(token, ctx.config.session.updateAge)
-        ? await writeSessionToken(ctx, next)
-        : new Date((token.exp ?? nowSeconds() + ctx.config.jwt.maxAge) * 1000)
+    const read = await readJWT(ctx, update)
+    if (!read) return null
+    const { token: next, expires } = read
     const session = (await callbacks.session({
       session: sessionOf(next, expires),
       token: next,

@@ -77,6 +77,25 @@ export function memoryAdapter(): MemoryAdapter {
       accounts.delete(key)
       return account
     },
+    getAccount(providerAccountId, provider) {
+      const account = accounts.get(accountKey(provider, providerAccountId))
+      return account ? { ...account } : null
+    },
+    listAccountsByUserId(userId) {
+      return [...accounts.values()].filter((a) => a.userId === userId).map((a) => ({ ...a }))
+    },
+    updateAccount({ provider, providerAccountId, ...changes }) {
+      const key = accountKey(provider, providerAccountId)
+      const account = accounts.get(key)
+      if (!account) return null
+      const updated = { ...account } as Record<string, unknown>
+      for (const [field, value] of Object.entries(changes)) {
+        if (value === null) delete updated[field]
+        else if (value !== undefined) updated[field] = value
+      }
+      accounts.set(key, updated as AdapterAccount)
+      return { ...(updated as AdapterAccount) }
+    },
     createSession(session) {
       sessions.set(session.sessionToken, { ...session })
       return session
@@ -128,6 +147,11 @@ export function memoryAdapter(): MemoryAdapter {
       }
       current.count++
       return current.count
+    },
+    getCounter(key) {
+      const current = counters.get(key)
+      if (!current || current.expires.getTime() <= Date.now()) return null
+      return { ...current }
     },
     createAuthenticator(authenticator) {
       authenticators.set(authenticator.credentialID, { ...authenticator })

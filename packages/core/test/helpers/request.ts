@@ -38,6 +38,8 @@ export function testConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
 /** A browser-like client: remembers cookies, builds requests, calls `Auth`. */
 export class Browser {
   cookies = new Map<string, string>()
+  /** The IP address the platform reports for this browser (`Auth`'s `clientAddress`). */
+  clientAddress: string | undefined
   constructor(
     public config: AuthConfig,
     public origin = ORIGIN,
@@ -76,7 +78,7 @@ export class Browser {
     }
     const method = init.method ?? (body !== undefined ? "POST" : "GET")
     const request = new Request(new URL(path, this.origin), { ...init, method, headers, body })
-    const response = await Auth(request, this.config)
+    const response = await Auth(request, this.config, { clientAddress: this.clientAddress })
     this.store(response)
     return response
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest"
 import { resolveConfig } from "../../src/config/resolve.js"
-import { counterKey, counters } from "../../src/security/counter.js"
+import { hmacSha256Hex } from "../../src/lib/crypto.js"
+import { counterKey, counters, counterStore } from "../../src/security/counter.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
 import { testConfig } from "../helpers/request.js"
 
@@ -57,6 +58,13 @@ describe("counters", () => {
     expect(await increment("expiring", inAMinute())).toBe(2)
   })
 
+  it("keys are the HMAC-SHA-256 of Web Crypto, on Node's fast path too", async () => {
+    // Instances on different runtimes (Node, an edge worker) sharing a store must agree on keys.
+    const config = resolveConfig(testConfig())
+    const expected = await hmacSha256Hex(config.secrets[0]!, "email:ip\u0000192.0.2.1")
+    expect(await counterKey(config, "email:ip", "192.0.2.1")).toBe(`email:ip:${expected}`)
+  })
+
   it("keys hide the value counted and differ per prefix and secret", async () => {
     const config = resolveConfig(testConfig())
     const key = await counterKey(config, "email:address", "alice@example.com")
@@ -65,5 +73,65 @@ describe("counters", () => {
     expect(await counterKey(config, "email:ip", "alice@example.com")).not.toBe(key)
     const other = resolveConfig(testConfig({ secret: "another-secret-that-is-long-enough-012345" }))
     expect(await counterKey(other, "email:address", "alice@example.com")).not.toBe(key)
+  })
+
+  it("read the adapter's getCounter without counting, and an expired counter as null", async () => {
+    const adapter = memoryAdapter()
+    const store = counterStore(resolveConfig(testConfig({ adapter })))
+    expect(await store.get("read")).toBeNull()
+    const expires = inAMinute()
+    await store.increment("read", expires)
+    await store.increment("read", expires)
+    expect(await store.get("read")).toEqual({ count: 2, expires })
+    expect(await store.get("read")).toEqual({ count: 2, expires })
+    await store.increment("gone", new Date(Date.now() - 1))
+    expect(await store.get("gone")).toBeNull()
+  })
+
+  it("turn a failing getCounter into an AdapterError", async () => {
+    const adapter = memoryAdapter()
+    adapter.getCounter = () => {
+      throw new Error("connection refused")
+    }
+    const store = counterStore(resolveConfig(testConfig({ adapter })))
+    await expect(store.get("k")).rejects.toMatchObject({ type: "AdapterError" })
+  })
+
+  it("in memory, can be read without counting", async () => {
+    const store = counterStore(resolveConfig(testConfig()))
+    expect(await store.get("memory-read")).toBeNull()
+    await store.increment("memory-read", inAMinute())
+    expect((await store.get("memory-read"))?.count).toBe(1)
+    expect(await store.increment("memory-read", inAMinute())).toBe(2)
+  })
+
+  it("prefer the counterStore to the adapter, for every counter, its failures as AdapterError", async () => {
+    const adapter = memoryAdapter()
+    const calls: string[] = []
+    const config = resolveConfig(
+      testConfig({
+        adapter,
+        counterStore: {
+          increment: (key) => {
+            calls.push(`increment ${key}`)
+            if (key === "broken") throw new Error("down")
+            return 7
+          },
+          get: (key) => {
+            calls.push(`get ${key}`)
+            // A store that serialises dates hands back strings: still a reading.
+            return { count: 3, expires: new Date(Date.now() + 60_000).toISOString() as never }
+          },
+        },
+      }),
+    )
+    expect(await counters(config)("a", inAMinute())).toBe(7)
+    expect((await counterStore(config).get("b"))?.expires).toBeInstanceOf(Date)
+    await expect(counters(config)("broken", inAMinute())).rejects.toMatchObject({
+      type: "AdapterError",
+      message: "counterStore.increment failed",
+    })
+    expect(calls).toEqual(["increment a", "get b", "increment broken"])
+    expect(adapter.counters.size).toBe(0)
   })
 })

@@ -19,6 +19,9 @@
  *   },
  * }
  * ```
+ *
+ * Over the credentials rate limit, that error has `code: "rate_limited"` and the response gets
+ * a `Retry-After` header.
  */
 import { clientAddressOf, isSameOrigin } from "./handle.js"
 import { Auth } from "@latch/core"
@@ -69,6 +72,22 @@ async function formFields(event: RequestEvent): Promise<Record<string, string>> 
   return fields
 }
 
+/**
+ * A refusal that says when to try again (the credentials rate limit's, `code: "rate_limited"`,
+ * carries `retryAfter` seconds): the page's answer gets a `Retry-After` header, whatever the
+ * app's action then does with the error (`fail(400, { code })` renders the page, or answers
+ * `use:enhance` with JSON: both carry the header).
+ */
+function announceRetryAfter(event: RequestEvent, error: unknown): void {
+  const seconds = (error as { retryAfter?: unknown } | null)?.retryAfter
+  if (typeof seconds !== "number" || !Number.isSafeInteger(seconds) || seconds <= 0) return
+  try {
+    event.setHeaders({ "retry-after": String(seconds) })
+  } catch {
+    // Set already: by the app, or by a second sign-in in the same request.
+  }
+}
+
 /** Calls `Auth` for an action path with a form body, applies cookies, redirects with 303. */
 async function run(
   event: RequestEvent,
@@ -86,10 +105,16 @@ async function run(
   // SvelteKit refuses cross-site form posts to actions (`csrf.checkOrigin`), but an app may
   // turn that off: check the origin here too, so a sign-in form never works cross-site.
   if (!isSameOrigin(event)) error(403, "Cross-site sign-in and sign-out forms are refused")
-  const result = await Auth(request, prepared.rawConfig, {
-    csrfVerified: true,
-    clientAddress: clientAddressOf(event),
-  })
+  let result
+  try {
+    result = await Auth(request, prepared.rawConfig, {
+      csrfVerified: true,
+      clientAddress: clientAddressOf(event),
+    })
+  } catch (error) {
+    announceRetryAfter(event, error)
+    throw error
+  }
   applyCookies(event.cookies, result.cookies)
   // No redirect: the configuration is broken (logged by core); say so rather than go home.
   redirectTo(303, result.redirect ?? `${prepared.authBase}/error?error=Configuration`, {

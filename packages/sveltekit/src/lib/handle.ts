@@ -16,6 +16,7 @@ import { building } from "$app/environment"
 import { Auth } from "@latch/core"
 import type { RequestEvent } from "@sveltejs/kit"
 import { configFor, preparedFor, type PreparedConfig } from "./config.js"
+import { rememberConfig } from "./access-token.js"
 import { createLocalsAuth } from "./locals.js"
 import type { Handle, SvelteKitAuthConfigInput } from "./types.js"
 
@@ -79,6 +80,7 @@ export function createHandle(input: SvelteKitAuthConfigInput): Handle {
   ): Response | Promise<Response> => {
     if (!isUnder(event.url.pathname, authBase)) {
       event.locals.auth = event.locals.getSession = createLocalsAuth(event, config)
+      rememberConfig(event, config)
       return resolve(event)
     }
     // An OAuth server may post its response from its own origin (`response_mode=form_post`,

@@ -19,6 +19,7 @@ import type { Handle, SvelteKitAuthConfigInput } from "./types.js"
 
 export type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
 export { isProtectedPath, protect } from "./protect.js"
+export { getAccessToken } from "./access-token.js"
 export type { ProtectOptions, ProtectRule, RouteOfEvent } from "./protect.js"
 export { customFetch } from "@latch/core"
 export * from "@latch/core/errors"

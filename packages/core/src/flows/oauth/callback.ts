@@ -234,7 +234,7 @@ async function profileOf(
  * profile comes from the userinfo endpoint, authorized by the access token. The response is
  * otherwise left to oauth4webapi as it came (an error response untouched).
  */
-async function setIdTokenAside(
+export async function setIdTokenAside(
   response: Response,
 ): Promise<{ response: Response; idToken: string | undefined }> {
   if (!response.ok) return { response, idToken: undefined }
