@@ -176,8 +176,10 @@ export interface DefaultSession {
   /**
    * `"RefreshTokenError"` when a provider with `refresh` on refused the stored refresh token: the
    * user is still signed in, but their access token cannot be renewed until they sign in again.
+   * (Typed `string`, so that an app's own `Session` augmentation may narrow it, as Auth.js's
+   * refresh guide does with `error?: "RefreshTokenError"`.)
    */
-  error?: "RefreshTokenError"
+  error?: string
 }
 
 /**

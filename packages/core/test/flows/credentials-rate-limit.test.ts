@@ -445,6 +445,19 @@ describe("credentials rate limit: logs", () => {
 })
 
 describe("credentials rate limit: where the counters live", () => {
+  it("keeps a few counters per pair and window, not one per sign-in", async () => {
+    const adapter = memoryAdapter()
+    const { config, owner } = site(undefined, { adapter, session: { strategy: "jwt" } })
+    const user = browserAt(config, newAddress())
+    for (let i = 0; i < 30; i++) {
+      expect(outcome(await attempt(user, owner, PASSWORD)).signedIn).toBe(true)
+    }
+    const keys = [...adapter.counters.keys()].filter((key) => key.startsWith("credentials:"))
+    // The pair's attempts and successes, the address's and the account's (each with its
+    // successes), the known mark, at most an epoch: no key per sign-in.
+    expect(keys.length).toBeLessThanOrEqual(8)
+  })
+
   it("in the adapter (incrementCounter, getCounter), under keys that reveal nothing", async () => {
     const adapter = memoryAdapter()
     const { config, calls, owner } = site(undefined, {

@@ -28,6 +28,8 @@ import type { DefaultSession, ResponseInternal, Session, User } from "@latch/cor
 declare module "@latch/core/types" {
   interface Session {
     user: { id: string; role: "admin" | "user" } & DefaultSession["user"]
+    // As Auth.js's refresh token guide augments it.
+    error?: "RefreshTokenError"
   }
   interface User {
     role?: "admin" | "user"

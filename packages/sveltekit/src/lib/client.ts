@@ -120,8 +120,13 @@ export async function signIn(
   options: SignInOptions<boolean> = {},
   authorizationParams?: SignInAuthorizationParams,
 ): Promise<SignInResponse | void> {
-  const { callbackUrl, ...rest } = options
-  const { redirectTo = callbackUrl ?? location.href, redirect = true, basePath, ...fields } = rest
+  // A `callbackUrl` among the fields is sent, then replaced by `redirectTo` below.
+  const {
+    redirectTo = options.callbackUrl ?? location.href,
+    redirect = true,
+    basePath,
+    ...fields
+  } = options
   if (!provider) {
     return go(`${actionsBase(basePath)}/signin?${new URLSearchParams({ callbackUrl: redirectTo })}`)
   }
@@ -133,14 +138,17 @@ export async function signIn(
   )
   // The URL is absolute, failures included (`?error=` and `?code=`); a request the server
   // refused outright (403 CrossSiteRequest, say) has an `error` and no URL.
-  const params = new URL(url ?? "http:").searchParams
-  const error = (url ? params.get("error") : refused) ?? undefined
+  // As an object, a parameter that is not there is `undefined`, as the result's fields are.
+  const query: Partial<Record<string, string>> = Object.fromEntries(
+    new URL(url ?? "http:").searchParams,
+  )
+  const error = url ? query.error : refused
   if (redirect && url) return go(url)
   return {
     ok: response.ok && !error,
     status: response.status,
     error,
-    code: params.get("code") ?? undefined,
+    code: query.code,
     url: error ? null : url!,
   }
 }

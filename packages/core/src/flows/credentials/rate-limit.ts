@@ -125,17 +125,23 @@ export async function admitAttempt(
 
   // The pair (in its current epoch) and the client address, side by side.
   const epochKey = pairName && `${pairName}:${window}:epoch`
+  let pairKey: string | undefined
   const [pairAttempts, clientAttempts] = await Promise.all([
     epochKey
-      ? store
-          .get(epochKey)
-          .then((epoch) => store.increment(`${pairName}:${window}:${epoch?.count ?? 0}`, expires))
+      ? store.get(epochKey).then((epoch) => {
+          pairKey = `${pairName}:${window}:${epoch?.count ?? 0}`
+          return store.increment(pairKey, expires)
+        })
       : undefined,
     clientName ? store.increment(`${clientName}:${window}`, expires) : undefined,
   ])
-  if (pairAttempts !== undefined && pairAttempts > limits.perPair) {
-    tripped(pairAttempts, limits.perPair)
-    refuse("pair")
+  const pairOk = pairKey && `${pairKey}:ok`
+  if (pairAttempts !== undefined && pairOk) {
+    const count = await failing(pairAttempts, limits.perPair, pairOk)
+    if (count > limits.perPair) {
+      tripped(count, limits.perPair)
+      refuse("pair")
+    }
   }
   const clientOk = clientName && `${clientName}:${window}:ok`
   if (clientAttempts !== undefined && clientOk) {
@@ -158,7 +164,17 @@ export async function admitAttempt(
   return {
     async succeeded() {
       const marks: Promise<unknown>[] = []
-      if (epochKey) marks.push(store.increment(epochKey, expires))
+      // The success offsets its own attempt; when failures came before it in this epoch (more
+      // attempts than successes), the pair's count starts again: a new epoch. A sign-in with no
+      // failure before it, the usual case, adds no key: the store holds a few keys per pair and
+      // window, not one per sign-in.
+      if (pairOk && epochKey && pairAttempts !== undefined) {
+        marks.push(
+          store.increment(pairOk, expires).then((successes) => {
+            if (pairAttempts > successes) return store.increment(epochKey, expires)
+          }),
+        )
+      }
       if (clientOk) marks.push(store.increment(clientOk, expires))
       if (accountOk) marks.push(store.increment(accountOk, expires))
       if (pairName) marks.push(markKnownPair(store, pairName, now))
