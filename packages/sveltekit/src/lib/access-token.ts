@@ -8,12 +8,19 @@ import type { AuthConfig } from "@latch/core/types"
 import type { RequestEvent } from "@sveltejs/kit"
 import { applyCookies } from "./cookies.js"
 
-/** The configuration the handle used for a request, by its `locals` (shared by every event). */
-const configs = new WeakMap<object, AuthConfig>()
+/**
+ * Where the handle leaves the request's configuration: a symbol-keyed property of `locals`
+ * (shared by every event of the request, invisible to the app's own keys and to JSON). A
+ * property rather than a WeakMap entry: it is set on every page request, and costs nothing more
+ * than the object it lives on.
+ */
+const CONFIG = Symbol.for("latch.sveltekit.config")
+
+type WithConfig = { [CONFIG]?: AuthConfig }
 
 /** Called by the handle: this request's configuration, for `getAccessToken`. */
 export function rememberConfig(event: Pick<RequestEvent, "locals">, config: AuthConfig): void {
-  configs.set(event.locals, config)
+  ;(event.locals as WithConfig)[CONFIG] = config
 }
 
 /**
@@ -43,7 +50,7 @@ export async function getAccessToken(
   event: Pick<RequestEvent, "locals" | "request" | "cookies">,
   provider: string,
 ): Promise<string | null> {
-  const config = configs.get(event.locals)
+  const config = (event.locals as WithConfig)[CONFIG]
   if (!config) {
     throw new Error(
       "getAccessToken(event) needs Latch's handle: export it from src/hooks.server.ts",
