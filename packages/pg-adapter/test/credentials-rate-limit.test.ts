@@ -76,7 +76,7 @@ describe.each(clients)("credentials rate limit on $name", ({ open }) => {
     expect(stored.length).toBeGreaterThan(0)
     for (const row of stored) {
       expect(row.key).toMatch(
-        /^credentials:(pair|client|identifier|known):[0-9a-f]{64}(:\d+)+(:ok|:epoch)?$/,
+        /^credentials:(pair|client|identifier|known):([0-9a-f]{32}|[0-9a-f]{64})(:\d+)+(:ok|:epoch)?$/,
       )
       expect(row.expires).toBeInstanceOf(Date)
     }

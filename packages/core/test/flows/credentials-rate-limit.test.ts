@@ -472,7 +472,7 @@ describe("credentials rate limit: where the counters live", () => {
     expect(keys.length).toBeGreaterThan(0)
     for (const key of keys) {
       expect(key).toMatch(
-        /^credentials:(pair|client|identifier|known):[0-9a-f]{64}(:[0-9]+)+(:ok|:epoch)?$/,
+        /^credentials:(pair|client|identifier|known):([0-9a-f]{32}|[0-9a-f]{64})(:[0-9]+)+(:ok|:epoch)?$/,
       )
       expect(key).not.toContain(owner)
       expect(key).not.toContain(address)
