@@ -22,7 +22,9 @@
  * No lockout weapon: a pair that signed in successfully is "known" for 30 to 60 days (marked in
  * 30-day buckets, read from the current and the previous one), and a known pair is exempt from
  * the per-account and per-address limits — never from its own pair limit, which an attacker
- * cannot fill for it. So a flood of one account from many addresses, or a spray from the user's
+ * cannot fill for it — and its attempts are not counted against them either (which also spares a
+ * returning user, most sign-ins, those counters). So a flood of one account from many addresses,
+ * or a spray from the user's
  * own shared address (an office, a carrier's NAT), blocks strangers, not the owner on a device
  * they used before. The pair and the address are counted first, the account only for an attempt
  * both let through: an attacker stopped at their own pair limit still fills their own address's
@@ -93,10 +95,14 @@ export async function admitAttempt(
   // may hold any character); the window and the epoch, which reveal nothing, follow in clear.
   const name = (kind: string, ...parts: string[]) =>
     cachedName(ctx.config, `credentials:${kind}`, JSON.stringify([provider.id, ...parts]))
-  const [clientName, accountName] = await Promise.all([
+  // Known names come back at once: no await (most attempts are of recent accounts or clients).
+  const namesOf = [
     client !== undefined ? name("client", client) : undefined,
     identifier !== undefined ? name("identifier", identifier) : undefined,
-  ])
+  ]
+  const [clientName, accountName] = namesOf.some((n) => n instanceof Promise)
+    ? await Promise.all(namesOf)
+    : (namesOf as Array<string | undefined>)
   // The pair is named by the two names it joins, which saves a third HMAC on every attempt.
   const pairName =
     clientName && accountName
@@ -115,24 +121,25 @@ export async function admitAttempt(
   const tripped = (over: number, limit: number) => {
     if (over === limit + 1) ctx.logger.warn("credentials-rate-limited")
   }
-  let known: Promise<boolean> | undefined
-  const isKnown = () =>
-    (known ??= pairName ? isKnownPair(store, pairName, now) : Promise.resolve(false))
   /** Attempts not offset by a success; the offset is read only when the attempts alone are over. */
   const failing = async (attempts: number, limit: number, okKey: string) =>
     attempts > limit ? attempts - ((await store.get(okKey))?.count ?? 0) : attempts
 
-  // The pair (in its current epoch) and the client address, side by side.
+  // A known pair (it signed in before) is exempt from the address and account limits: its
+  // attempts count against its own pair limit only. Read first, it also spares a returning user
+  // — most sign-ins — the address's and the account's counters.
   const epochKey = pairName && `${pairName}:${window}:epoch`
-  let pairKey: string | undefined
+  const [known, epoch] = await Promise.all([
+    pairName ? knownPair(store, pairName, now) : undefined,
+    epochKey ? store.get(epochKey) : undefined,
+  ])
+  const counted = !known?.any
+
+  // The pair (in its current epoch), and, for a pair not known, the client address.
+  const pairKey = pairName && `${pairName}:${window}:${epoch?.count ?? 0}`
   const [pairAttempts, clientAttempts] = await Promise.all([
-    epochKey
-      ? store.get(epochKey).then((epoch) => {
-          pairKey = `${pairName}:${window}:${epoch?.count ?? 0}`
-          return store.increment(pairKey, expires)
-        })
-      : undefined,
-    clientName ? store.increment(`${clientName}:${window}`, expires) : undefined,
+    pairKey ? store.increment(pairKey, expires) : undefined,
+    clientName && counted ? store.increment(`${clientName}:${window}`, expires) : undefined,
   ])
   const pairOk = pairKey && `${pairKey}:ok`
   if (pairAttempts !== undefined && pairOk) {
@@ -142,21 +149,21 @@ export async function admitAttempt(
       refuse("pair")
     }
   }
-  const clientOk = clientName && `${clientName}:${window}:ok`
+  const clientOk = clientName && counted && `${clientName}:${window}:ok`
   if (clientAttempts !== undefined && clientOk) {
     const count = await failing(clientAttempts, limits.perClient, clientOk)
     if (count > limits.perClient) {
       tripped(count, limits.perClient)
-      if (!(await isKnown())) refuse("client")
+      refuse("client")
     }
   }
-  const accountOk = accountName && `${accountName}:${window}:ok`
+  const accountOk = accountName && counted && `${accountName}:${window}:ok`
   if (accountName && accountOk) {
     const attempts = await store.increment(`${accountName}:${window}`, expires)
     const count = await failing(attempts, limits.perIdentifier, accountOk)
     if (count > limits.perIdentifier) {
       tripped(count, limits.perIdentifier)
-      if (!(await isKnown())) refuse("identifier")
+      refuse("identifier")
     }
   }
 
@@ -176,7 +183,8 @@ export async function admitAttempt(
       }
       if (clientOk) marks.push(store.increment(clientOk, expires))
       if (accountOk) marks.push(store.increment(accountOk, expires))
-      if (pairName) marks.push(markKnownPair(store, pairName, now))
+      // Marked once per 30-day bucket: a pair marked in this bucket already is left as it is.
+      if (pairName && !known?.current) marks.push(markKnownPair(store, pairName, now))
       await Promise.all(marks)
     },
   }
@@ -190,12 +198,24 @@ export async function admitAttempt(
 const names = new WeakMap<ResolvedConfig, Map<string, string>>()
 const NAMES_KEPT = 4096
 
-async function cachedName(config: ResolvedConfig, prefix: string, value: string): Promise<string> {
+function cachedName(
+  config: ResolvedConfig,
+  prefix: string,
+  value: string,
+): string | Promise<string> {
   let cache = names.get(config)
   if (!cache) names.set(config, (cache = new Map()))
   const key = `${prefix}\u0000${value}`
-  const known = cache.get(key)
-  if (known !== undefined) return known
+  return cache.get(key) ?? computeName(config, cache, key, prefix, value)
+}
+
+async function computeName(
+  config: ResolvedConfig,
+  cache: Map<string, string>,
+  key: string,
+  prefix: string,
+  value: string,
+): Promise<string> {
   // 128 bits of the HMAC name a counter well enough, and short keys are cheaper to look up.
   const full = await counterKey(config, prefix, value)
   const computed = full.slice(0, prefix.length + 1 + 32)
@@ -217,9 +237,18 @@ async function markKnownPair(store: Counters, pairName: string, now: number): Pr
   await store.increment(knownKey(pairName, bucket), new Date((bucket + 2) * KNOWN_PERIOD))
 }
 
-/** Whether the pair signed in successfully in this bucket or the previous one. */
-async function isKnownPair(store: Counters, pairName: string, now: number): Promise<boolean> {
+/**
+ * Whether the pair signed in successfully in this bucket (`current`) or in this one or the
+ * previous one (`any`: it is known).
+ */
+async function knownPair(
+  store: Counters,
+  pairName: string,
+  now: number,
+): Promise<{ current: boolean; any: boolean }> {
   const bucket = Math.floor(now / KNOWN_PERIOD)
-  const marks = await Promise.all([bucket, bucket - 1].map((b) => store.get(knownKey(pairName, b))))
-  return marks.some((mark) => mark !== null)
+  const [current, previous] = await Promise.all(
+    [bucket, bucket - 1].map((b) => store.get(knownKey(pairName, b))),
+  )
+  return { current: current !== null, any: current !== null || previous !== null }
 }
