@@ -116,8 +116,8 @@ function report(results, { rounds, seconds, cpu }) {
   const markdown = `## The credentials rate limit
 
 **With its credentials rate limit on (the default), Latch completes ${ratio(cpu.median)}× the
-sign-ins per CPU-second it completes with \`rateLimit: false\`** (on/off in one process, median
-of per-round ratios; 95% CI ${interval(cpu)}), and ${ratio(rate.median)}× the sign-ins per second
+sign-ins per second it completes with \`rateLimit: false\`** (on/off in one process, where the sign-ins are
+all the work, median of per-round ratios; 95% CI ${interval(cpu)}), and ${ratio(rate.median)}× the sign-ins per second
 over HTTP (95% CI ${interval(rate)}).
 
 In one process (\`bench/lib/rate-limit-cpu.mjs\`): the same form-encoded \`POST
