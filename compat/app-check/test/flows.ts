@@ -314,7 +314,9 @@ export async function runFlows(server: Server): Promise<Step[]> {
   })
 
   let credential: SoftCredential | undefined
-  const authenticator = new SoftAuthenticator()
+  // Full-length ECDSA integers: @simplewebauthn/server 9, Auth.js's, refuses the 1 signature in
+  // 128 whose r or s is shorter (Latch accepts them: the guide's "what differs").
+  const authenticator = new SoftAuthenticator({ signatures: "full-length" })
   const rpId = new URL(server.origin).hostname
   await flow("email", async () => {
     const b = browser(server)

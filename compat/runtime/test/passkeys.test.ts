@@ -56,7 +56,8 @@ async function authenticatorRows() {
 
 describe("passkeys between Auth.js and Latch, on @auth/drizzle-adapter", () => {
   it("a passkey registered through Auth.js signs in on Latch, whose counter moves on that row", async () => {
-    const authenticator = new SoftAuthenticator()
+    // Full-length ECDSA integers, which Auth.js's @simplewebauthn/server 9 needs (see flows.ts).
+    const authenticator = new SoftAuthenticator({ signatures: "full-length" })
     let credential: ReturnType<SoftAuthenticator["create"]>["credential"] | undefined
     const registered = await registerWithAuthjs({
       adapter: database.adapter,
@@ -105,7 +106,8 @@ describe("passkeys between Auth.js and Latch, on @auth/drizzle-adapter", () => {
     const { options: create } = (await options.json()) as {
       options: { challenge: string; user: { id: string } }
     }
-    const authenticator = new SoftAuthenticator()
+    // Full-length ECDSA integers, which Auth.js's @simplewebauthn/server 9 needs (see flows.ts).
+    const authenticator = new SoftAuthenticator({ signatures: "full-length" })
     const { credential, response: created } = authenticator.create(
       ceremony(create.challenge),
       create.user.id,

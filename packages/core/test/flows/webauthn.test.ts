@@ -10,7 +10,7 @@ import Passkey from "../../src/providers/passkey.js"
 import WebAuthn from "../../src/providers/webauthn.js"
 import type { WebAuthnUserConfig } from "../../src/providers/webauthn.js"
 import type { AuthConfig } from "../../src/types.js"
-import { SoftAuthenticator, type CeremonyInput } from "../helpers/authenticator.js"
+import { hasShortInteger, SoftAuthenticator, type CeremonyInput } from "../helpers/authenticator.js"
 import { memoryAdapter, type MemoryAdapter } from "../helpers/memory-adapter.js"
 import { ALICE, Browser, ORIGIN, SECRET, deletedCookies, setCookies } from "../helpers/request.js"
 
@@ -554,6 +554,13 @@ describe("signing in with a passkey", () => {
     expect(refusal(replay).code).toBe("replay")
     expect(deletedCookies(replay)).toContain(CHALLENGE_COOKIE)
     expect(await attacker.session()).toBeNull()
+  })
+
+  it("signs in with a signature whose r or s is shorter than 32 bytes (Auth.js's library refuses it)", async () => {
+    const ctx = await aliceWithPasskey(setup(), new SoftAuthenticator({ signatures: "short" }))
+    const { response, assertion } = await signInWithPasskey(ctx)
+    expect(hasShortInteger(Buffer.from(assertion.response.signature, "base64url"))).toBe(true)
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
   })
 
   it("refuses a replay for an authenticator whose counter stays 0 (a synced passkey)", async () => {

@@ -116,7 +116,14 @@ export interface CreationOptionsJSON {
 export class SoftAuthenticator {
   credentials = new Map<string, SoftCredential>()
 
-  constructor(private readonly options: { counter?: boolean } = {}) {}
+  /**
+   * `signatures`: `"full-length"` signs again until both ECDSA integers have 32 significant bytes
+   * (about 1 signature in 128 has a shorter one, which @simplewebauthn/server 9, Auth.js's,
+   * refuses); `"short"` signs until one of them is shorter. @default any
+   */
+  constructor(
+    private readonly options: { counter?: boolean; signatures?: "full-length" | "short" } = {},
+  ) {}
 
   /**
    * `navigator.credentials.create()`: a new credential (or `reuse`'s key and id again), as a
@@ -185,10 +192,12 @@ export class SoftAuthenticator {
       counterBytes(counter),
     ])
     const clientDataJSON = clientData(input.type ?? "webauthn.get", input.challenge, input.origin)
-    const signature = sign("sha256", Buffer.concat([authData, sha256(clientDataJSON)]), {
-      key: credential.privateKey,
-      dsaEncoding: "der",
-    })
+    const signed = Buffer.concat([authData, sha256(clientDataJSON)])
+    let signature = sign("sha256", signed, { key: credential.privateKey, dsaEncoding: "der" })
+    for (let tries = 0; this.options.signatures && tries < 100_000; tries++) {
+      if (hasShortInteger(signature) === (this.options.signatures === "short")) break
+      signature = sign("sha256", signed, { key: credential.privateKey, dsaEncoding: "der" })
+    }
     return {
       id: credential.id,
       rawId: credential.id,
@@ -203,4 +212,13 @@ export class SoftAuthenticator {
       authenticatorAttachment: "platform",
     }
   }
+}
+
+/** Whether a DER ECDSA signature's r or s has fewer than 32 significant bytes. */
+export function hasShortInteger(der: Buffer): boolean {
+  const rLength = der[3]!
+  const r = der.subarray(4, 4 + rLength)
+  const s = der.subarray(4 + rLength + 2, 4 + rLength + 2 + der[5 + rLength]!)
+  const significant = (n: Buffer) => n.length - (n[0] === 0 ? 1 : 0)
+  return significant(r) < 32 || significant(s) < 32
 }
