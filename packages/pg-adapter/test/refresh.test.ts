@@ -15,19 +15,22 @@ import { Auth } from "../../core/src/index.js"
 import { getAccessToken } from "../../core/src/session/access-token.js"
 import { customFetch } from "../../core/src/markers.js"
 import type { AuthConfig } from "../../core/src/types.js"
-import { CLIENTS, login, startOP, type OP } from "../../core/test/helpers/oidc-provider.js"
+import {
+  CLIENTS,
+  login,
+  startRotatingOP,
+  type RotatingOP,
+} from "../../core/test/helpers/oidc-provider.js"
 import { Browser, ORIGIN, SECRET, testConfig } from "../../core/test/helpers/request.js"
 import { migrate, PostgresAdapter } from "../src/index.js"
 import { startPostgres, type PostgresServer } from "./postgres-server.js"
 
 const DELAY = 300
 
-let op: OP
+let op: RotatingOP
 let server: PostgresServer
 let pool: pg.Pool
 let other: Worker
-let accessTokenTTL = 3
-const grants: string[] = []
 
 /** The provider, as both instances configure it. */
 function provider() {
@@ -42,29 +45,7 @@ function provider() {
 }
 
 beforeAll(async () => {
-  op = await startOP({
-    configuration: {
-      issueRefreshToken: async () => true,
-      rotateRefreshToken: () => true,
-      ttl: {
-        AccessToken: () => accessTokenTTL,
-        AuthorizationCode: 60,
-        IdToken: 3600,
-        Interaction: 600,
-        Session: 3600,
-        Grant: 3600,
-        RefreshToken: 86400,
-      },
-    },
-  })
-  const isRefresh = (ctx: { oidc: { params?: Record<string, unknown> } }) =>
-    ctx.oidc.params?.grant_type === "refresh_token"
-  op.provider.on("grant.success", (ctx) => {
-    if (isRefresh(ctx)) grants.push("ok")
-  })
-  op.provider.on("grant.error", (ctx, error) => {
-    if (isRefresh(ctx)) grants.push((error as { error?: string }).error ?? "error")
-  })
+  op = await startRotatingOP(3)
   server = await startPostgres()
   const connectionString = await server.createDatabase("latch_refresh")
   pool = new pg.Pool({ connectionString, max: 5 })
@@ -86,9 +67,9 @@ afterAll(async () => {
   await Promise.all([op?.stop(), server?.destroy()])
 })
 beforeEach(async () => {
-  grants.length = 0
+  op.grants.length = 0
   // Long enough for the sign-in and the warm-up reads to see a fresh token.
-  accessTokenTTL = 3
+  op.accessTokenTTL = 3
   await pool.query("truncate users, accounts, sessions, counters cascade")
 })
 
@@ -161,8 +142,8 @@ describe("two instances on one PostgreSQL database", () => {
       ...(await onOther("/auth/session", cookie, 1)),
     ]
     expect(warm.map((a) => a.status)).toEqual([200, 200])
-    expect(grants).toEqual([])
-    accessTokenTTL = 3600
+    expect(op.grants).toEqual([])
+    op.accessTokenTTL = 3600
     await new Promise((resolve) => setTimeout(resolve, 3100))
 
     const answers = (
@@ -176,7 +157,7 @@ describe("two instances on one PostgreSQL database", () => {
       expect(body?.user?.email).toBe("alice@example.com")
       expect(body?.error).toBeUndefined()
     }
-    expect(grants).toEqual(["ok"])
+    expect(op.grants).toEqual(["ok"])
 
     // The next reads use the new tokens: no more grants, and the token works at the API.
     await onOther("/auth/session", cookie, 3)
@@ -185,7 +166,7 @@ describe("two instances on one PostgreSQL database", () => {
       cfg,
       "op",
     )
-    expect(grants).toEqual(["ok"])
+    expect(op.grants).toEqual(["ok"])
     expect(accessToken).not.toBe(before!.access_token)
     const api = await fetch(op.endpoints.api, {
       headers: { authorization: `Bearer ${accessToken}` },
@@ -215,7 +196,7 @@ describe("two instances on one PostgreSQL database", () => {
       expect(body?.user?.email).toBe("alice@example.com")
       expect(body?.error).toBe("RefreshTokenError")
     }
-    expect(grants).toEqual(["invalid_grant"])
+    expect(op.grants).toEqual(["invalid_grant"])
     const stored = await PostgresAdapter(pool).getAccount("alice", "op")
     expect(stored?.refresh_token).toBeUndefined()
 

@@ -378,6 +378,17 @@ describe("OAuth / OIDC code flow with a real provider", () => {
     expect(session?.user).toEqual({ email: alice.email, name: null, image: null })
   })
 
+  it("keeps a provider's own response_type (Azure DevOps' Assertion) over a sign-in's", async () => {
+    const provider = oidc({
+      id: "op",
+      authorization: { params: { response_type: "Assertion", scope: "openid" } },
+    })
+    const browser = new Browser(config([provider]).config)
+    const start = await startSignIn(browser, { query: "?response_type=token" })
+    const params = new URL(location(start)).searchParams
+    expect(params.getAll("response_type")).toEqual(["Assertion"])
+  })
+
   it("reads the OIDC profile from the userinfo endpoint with idToken: false", async () => {
     const jwt = vi.fn<(params: JWTCallbackParams) => JWTCallbackParams["token"]>(
       ({ token }) => token,

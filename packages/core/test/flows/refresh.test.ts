@@ -13,46 +13,20 @@ import { customFetch } from "../../src/markers.js"
 import type { OAuthConfig, ProviderFetch } from "../../src/providers/index.js"
 import type { AuthConfig, JWTCallbackParams } from "../../src/types.js"
 import { memoryAdapter, type MemoryAdapter } from "../helpers/memory-adapter.js"
-import { CLIENTS, login, startOP, type OP } from "../helpers/oidc-provider.js"
+import { CLIENTS, login, startRotatingOP, type RotatingOP } from "../helpers/oidc-provider.js"
 import { Browser, ORIGIN, SECRET, testConfig } from "../helpers/request.js"
 
 const SESSION = "latch.session-token"
 
-let op: OP
-/** The lifetime of the access tokens the provider issues next, in seconds. */
-let accessTokenTTL = 1
-/** The refresh grants the provider answered: "ok", or the error it gave. */
-const grants: string[] = []
+let op: RotatingOP
 
 beforeAll(async () => {
-  op = await startOP({
-    configuration: {
-      issueRefreshToken: async () => true,
-      rotateRefreshToken: () => true,
-      ttl: {
-        AccessToken: () => accessTokenTTL,
-        AuthorizationCode: 60,
-        IdToken: 3600,
-        Interaction: 600,
-        Session: 3600,
-        Grant: 3600,
-        RefreshToken: 86400,
-      },
-    },
-  })
-  const isRefresh = (ctx: { oidc: { params?: Record<string, unknown> } }) =>
-    ctx.oidc.params?.grant_type === "refresh_token"
-  op.provider.on("grant.success", (ctx) => {
-    if (isRefresh(ctx)) grants.push("ok")
-  })
-  op.provider.on("grant.error", (ctx, error) => {
-    if (isRefresh(ctx)) grants.push((error as { error?: string }).error ?? "error")
-  })
+  op = await startRotatingOP()
 })
 afterAll(() => op?.stop())
 beforeEach(() => {
-  grants.length = 0
-  accessTokenTTL = 1
+  op.grants.length = 0
+  op.accessTokenTTL = 1
 })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -167,13 +141,13 @@ describe.each(["jwt", "database"] as const)("with %s sessions", (strategy) => {
         ? (await claimsOf(browser)).oauth
         : [...adapter.accounts.values()].find((a) => a.provider === "op")
     expect(before?.refresh_token).toEqual(expect.any(String))
-    accessTokenTTL = 3600
+    op.accessTokenTTL = 3600
     await sleep(1100)
 
     const answers = await readsAtOnce(browser)
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200))
     for (const { body } of answers) expect(body.user.email).toBe("alice@example.com")
-    expect(grants).toEqual(["ok"])
+    expect(op.grants).toEqual(["ok"])
     expect(events).toHaveLength(1)
     expect(events[0]).toMatchObject({ provider: "op", providerAccountId: "alice" })
     expect(events[0]!.error).toBeUndefined()
@@ -184,7 +158,7 @@ describe.each(["jwt", "database"] as const)("with %s sessions", (strategy) => {
       config,
       "op",
     )
-    expect(grants).toEqual(["ok"])
+    expect(op.grants).toEqual(["ok"])
     expect(accessToken).not.toBe(before?.access_token)
     expect(await works(accessToken)).toBe(true)
     expect(cookies.filter((c) => c.name === SESSION && c.value !== "")).toEqual([])
@@ -214,7 +188,7 @@ describe.each(["jwt", "database"] as const)("with %s sessions", (strategy) => {
     const session = await browser.session()
     expect(session?.user?.email).toBe("alice@example.com")
     expect(session?.error).toBe("RefreshTokenError")
-    expect(grants).toEqual(["invalid_grant"])
+    expect(op.grants).toEqual(["invalid_grant"])
     expect(events).toEqual([
       expect.objectContaining({ provider: "op", refused: true, error: expect.any(Error) }),
     ])
@@ -223,7 +197,7 @@ describe.each(["jwt", "database"] as const)("with %s sessions", (strategy) => {
     const again = await browser.session()
     expect(again?.error).toBe("RefreshTokenError")
     expect(again?.user?.email).toBe("alice@example.com")
-    expect(grants).toEqual(["invalid_grant"])
+    expect(op.grants).toEqual(["invalid_grant"])
     const { accessToken } = await getAccessToken(
       new Request(`${ORIGIN}/api`, { headers: { cookie: browser.cookieHeader() } }),
       config,
@@ -243,13 +217,13 @@ describe.each(["jwt", "database"] as const)("with %s sessions", (strategy) => {
     down = false
     const browser = await signIn(config)
     down = true
-    accessTokenTTL = 3600
+    op.accessTokenTTL = 3600
     await sleep(1100)
 
     const session = await browser.session()
     expect(session?.user?.email).toBe("alice@example.com")
     expect(session?.error).toBeUndefined()
-    expect(grants).toEqual([])
+    expect(op.grants).toEqual([])
     expect(events).toEqual([expect.objectContaining({ refused: false })])
 
     // JWT sessions try again at the next read; database sessions once the lease has run out
@@ -257,12 +231,12 @@ describe.each(["jwt", "database"] as const)("with %s sessions", (strategy) => {
     down = false
     if (strategy === "database") {
       expect((await browser.session())?.user?.email).toBe("alice@example.com")
-      expect(grants).toEqual([])
+      expect(op.grants).toEqual([])
       await sleep(7000)
     }
     const next = await browser.session()
     expect(next?.error).toBeUndefined()
-    expect(grants).toEqual(["ok"])
+    expect(op.grants).toEqual(["ok"])
   }, 20_000)
 })
 
@@ -270,7 +244,7 @@ describe("with JWT sessions", () => {
   it("passes the new tokens to the jwt callback with trigger refresh", async () => {
     const { config, jwtCalls } = setup([oidc()], "jwt")
     const browser = await signIn(config)
-    accessTokenTTL = 3600
+    op.accessTokenTTL = 3600
     await sleep(1100)
     jwtCalls.length = 0
     await browser.session()
@@ -291,10 +265,10 @@ describe("with JWT sessions", () => {
     const { config } = setup([plain()], "jwt")
     const browser = await signIn(config, "oauth")
     const before = (await claimsOf(browser)).oauth!
-    accessTokenTTL = 3600
+    op.accessTokenTTL = 3600
     await sleep(1100)
     await readsAtOnce(browser, 5)
-    expect(grants).toEqual(["ok"])
+    expect(op.grants).toEqual(["ok"])
     const after = (await claimsOf(browser)).oauth!
     expect(after.access_token).not.toBe(before.access_token)
     expect(await works(after.access_token)).toBe(true)
@@ -306,7 +280,7 @@ describe("with JWT sessions", () => {
     expect((await claimsOf(browser)).oauth).toBeUndefined()
     await sleep(1100)
     expect((await browser.session())?.error).toBeUndefined()
-    expect(grants).toEqual([])
+    expect(op.grants).toEqual([])
   })
 })
 

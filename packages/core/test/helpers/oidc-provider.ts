@@ -604,3 +604,50 @@ export function discoveryOf(issuer: string, op: OP): Route {
 export function prefixTo(prefix: string, target: string): Route {
   return (url) => (url.href.startsWith(prefix) ? target + url.href.slice(prefix.length) : undefined)
 }
+
+/** A provider that rotates refresh tokens, with access tokens as short-lived as a test asks. */
+export interface RotatingOP extends OP {
+  /** The lifetime, in seconds, of the access tokens issued next. */
+  accessTokenTTL: number
+  /** The refresh grants the provider answered, in order: "ok", or the error it gave. */
+  grants: string[]
+}
+
+/**
+ * A provider for refresh tests: it issues a refresh token with every code, rotates it on each
+ * use (a spent one is refused, and spending it again revokes the grant), and records each
+ * refresh grant's outcome in `grants`.
+ */
+export async function startRotatingOP(accessTokenTTL = 1): Promise<RotatingOP> {
+  const state = { accessTokenTTL, grants: [] as string[] }
+  const op = await startOP({
+    configuration: {
+      issueRefreshToken: async () => true,
+      rotateRefreshToken: () => true,
+      ttl: {
+        AccessToken: () => state.accessTokenTTL,
+        AuthorizationCode: 60,
+        IdToken: 3600,
+        Interaction: 600,
+        Session: 3600,
+        Grant: 3600,
+        RefreshToken: 86400,
+      },
+    },
+  })
+  const isRefresh = (ctx: { oidc: { params?: Record<string, unknown> } }) =>
+    ctx.oidc.params?.grant_type === "refresh_token"
+  op.provider.on("grant.success", (ctx) => {
+    if (isRefresh(ctx)) state.grants.push("ok")
+  })
+  op.provider.on("grant.error", (ctx, error) => {
+    if (isRefresh(ctx)) state.grants.push((error as { error?: string }).error ?? "error")
+  })
+  return Object.defineProperties(op, {
+    grants: { value: state.grants },
+    accessTokenTTL: {
+      get: () => state.accessTokenTTL,
+      set: (seconds: number) => void (state.accessTokenTTL = seconds),
+    },
+  }) as RotatingOP
+}
