@@ -47,7 +47,7 @@ runAsScript(async () => {
     "esbuild",
   ].map(version)
 
-  const goals = [...http.goals, ...size.goals, ...footprint.goals]
+  const goals = [...http.goals, ...rateLimit.goals, ...size.goals, ...footprint.goals]
   const met = goals.filter((g) => g.verdict.startsWith("met")).length
   const goalRows = goals
     .map(

@@ -1,9 +1,10 @@
 // The credentials rate limit's share of a sign-in's CPU work, measured in this process: the
 // same sign-in (`POST /auth/callback/credentials` through `Auth()` of the built @latch/core,
 // with a CSRF token, the next of 1,000 accounts, from one client address) with the limit on and
-// with `rateLimit: false`, in alternating batches, one thread, no HTTP and no load generator —
-// so that a difference of a few percent is not lost in the scheduling noise of two servers and
-// a load generator sharing two cores.
+// with `rateLimit: false`, interleaved sign-in by sign-in (on, off, off, on, …), each timed on
+// its own, one thread, no HTTP and no load generator — so that a difference of a few percent is
+// lost neither in the scheduling noise of two servers and a load generator sharing two cores nor
+// in the drift of one process (its heap, its compiled code) from one batch to the next.
 import { Auth } from "@latch/core"
 import Credentials from "@latch/core/providers/credentials"
 import { median, QUICK, ratios } from "./common.mjs"
@@ -42,45 +43,47 @@ async function csrf(cfg) {
   return { csrfToken, cookie }
 }
 
-/** Sign-ins per second of one batch. */
-async function batch(cfg, { csrfToken, cookie }, offset) {
+/** One sign-in through `cfg`, as the next of 1,000 accounts; its time in milliseconds. */
+async function signIn(cfg, { csrfToken, cookie }, n) {
+  const body = new URLSearchParams({ csrfToken, username: `alice-${n % 1000}`, password: "pw" })
+  const request = new Request(`${ORIGIN}/auth/callback/credentials`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+    body,
+  })
   const started = performance.now()
-  for (let i = 0; i < BATCH; i++) {
-    const body = new URLSearchParams({
-      csrfToken,
-      username: `alice-${(offset + i) % 1000}`,
-      password: "pw",
-    })
-    const response = await Auth(
-      new Request(`${ORIGIN}/auth/callback/credentials`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-        body,
-      }),
-      cfg,
-      { clientAddress: "203.0.113.7" },
-    )
-    if (response.status !== 302 || response.headers.get("location")?.includes("error")) {
-      throw new Error(`a sign-in failed: ${response.status} ${response.headers.get("location")}`)
-    }
+  const response = await Auth(request, cfg, { clientAddress: "203.0.113.7" })
+  const elapsed = performance.now() - started
+  if (response.status !== 302 || response.headers.get("location")?.includes("error")) {
+    throw new Error(`a sign-in failed: ${response.status} ${response.headers.get("location")}`)
   }
-  return BATCH / ((performance.now() - started) / 1000)
+  return elapsed
 }
 
-/** Runs the alternating batches; returns the on/off ratio of sign-ins per second. */
+/**
+ * One round: BATCH sign-ins with each configuration, interleaved (which one goes first changes
+ * at every pair); returns each one's sign-ins per second of its own time.
+ */
+async function round(configs, tokens, offset) {
+  const spent = { on: 0, off: 0 }
+  for (let i = 0; i < BATCH; i++) {
+    const order = i % 2 ? ["off", "on"] : ["on", "off"]
+    for (const which of order) spent[which] += await signIn(configs[which], tokens[which], offset + i)
+  }
+  return { on: BATCH / (spent.on / 1000), off: BATCH / (spent.off / 1000) }
+}
+
+/** Runs the interleaved rounds; returns the on/off ratio of sign-ins per second. */
 export async function measureRateLimitCpu() {
-  const on = config(true)
-  const off = config(false)
-  const tokens = { on: await csrf(on), off: await csrf(off) }
+  const configs = { on: config(true), off: config(false) }
+  const tokens = { on: await csrf(configs.on), off: await csrf(configs.off) }
   // Warm-up: both paths compiled and the counters' steady state reached.
-  await batch(on, tokens.on, 0)
-  await batch(off, tokens.off, 0)
+  await round(configs, tokens, 0)
   const rates = { on: [], off: [] }
-  for (let round = 0; round < CPU_ROUNDS; round++) {
-    const order = round % 2 ? ["off", "on"] : ["on", "off"]
-    for (const which of order) {
-      rates[which].push(await batch(which === "on" ? on : off, tokens[which], round * BATCH))
-    }
+  for (let r = 0; r < CPU_ROUNDS; r++) {
+    const { on, off } = await round(configs, tokens, (r + 1) * BATCH)
+    rates.on.push(on)
+    rates.off.push(off)
   }
   return {
     on: median(rates.on),

@@ -39,32 +39,52 @@ interface MemoryCounter {
   expires: number
 }
 
+/**
+ * The memory store's synchronous face: what it does without a promise. A credentials sign-in
+ * makes several counter operations, and on this store each one is a `Map` lookup: awaiting
+ * them one by one would cost a sign-in more than the lookups do.
+ */
+interface SyncCounters {
+  /** `increment`, at once; `expires` in milliseconds. */
+  incrementNow(key: string, expires: number): number
+  /** The live count of `key`, 0 for none. */
+  countNow(key: string): number
+}
+
 /** The process's memory store, and which of its warnings were printed. */
-interface MemoryStore extends Counters {
+interface MemoryStore extends Counters, SyncCounters {
   warned: boolean
   warnedRateLimit?: boolean
 }
 
 /** A process-local counter store: a Map swept of expired entries as it grows. */
-function memoryCounters(): Counters {
+function memoryCounters(): Counters & SyncCounters {
   const counters = new Map<string, MemoryCounter>()
   let nextSweep = 1024
+  const incrementNow = (key: string, expires: number) => {
+    const now = Date.now()
+    const current = counters.get(key)
+    if (current && current.expires > now) return ++current.count
+    counters.set(key, { count: 1, expires })
+    if (counters.size >= nextSweep) {
+      for (const [name, counter] of counters) if (counter.expires <= now) counters.delete(name)
+      nextSweep = Math.max(1024, counters.size * 2)
+    }
+    return 1
+  }
+  const live = (key: string) => {
+    const current = counters.get(key)
+    return current && current.expires > Date.now() ? current : undefined
+  }
   return {
+    incrementNow,
+    countNow: (key) => live(key)?.count ?? 0,
     async increment(key, expires) {
-      const now = Date.now()
-      const current = counters.get(key)
-      if (current && current.expires > now) return ++current.count
-      counters.set(key, { count: 1, expires: expires.getTime() })
-      if (counters.size >= nextSweep) {
-        for (const [name, counter] of counters) if (counter.expires <= now) counters.delete(name)
-        nextSweep = Math.max(1024, counters.size * 2)
-      }
-      return 1
+      return incrementNow(key, expires.getTime())
     },
     async get(key) {
-      const current = counters.get(key)
-      if (!current || current.expires <= Date.now()) return null
-      return { count: current.count, expires: new Date(current.expires) }
+      const current = live(key)
+      return current ? { count: current.count, expires: new Date(current.expires) } : null
     },
   }
 }
@@ -78,8 +98,10 @@ const STORE = Symbol.for("latch.memory-counters")
 function memoryStore(): MemoryStore {
   const holder = globalThis as typeof globalThis & { [STORE]?: MemoryStore }
   const existing = holder[STORE]
-  // A copy of an older version may have put a store there that cannot be read: replace it.
-  if (existing && typeof existing.get === "function") return existing
+  // A copy of an older version may have put a store there that lacks a method: replace it.
+  if (existing && typeof existing.get === "function" && typeof existing.countNow === "function") {
+    return existing
+  }
   const store: MemoryStore = { ...memoryCounters(), warned: existing?.warned ?? false }
   holder[STORE] = store
   return store
@@ -168,6 +190,54 @@ export function counterStore(config: ResolvedConfig): Counters {
     config.logger.warn("memory-rate-limit")
   }
   return store
+}
+
+/**
+ * One counter operation: an increment when `expires` (of a new counter, in milliseconds) is
+ * given, else a read. Its result is the count (0 for a counter that does not exist).
+ */
+export interface CounterOp {
+  key: string
+  expires?: number
+}
+
+/**
+ * An algorithm over counters, as a generator: each `yield` is a step, operations that do not
+ * depend on each other (run together: one round trip to a remote store), answered with their
+ * counts in order. Written once, it runs without a single promise on the memory store and with
+ * one `Promise.all` per step on any other.
+ */
+export type CounterSteps<T> = Generator<CounterOp[], T, number[]>
+
+/** Runs `steps` against `store`: synchronously on the memory store, else as a promise. */
+export function runSteps<T>(store: Counters, steps: CounterSteps<T>): T | Promise<T> {
+  const sync = store as Partial<SyncCounters>
+  if (typeof sync.countNow === "function" && typeof sync.incrementNow === "function") {
+    const { countNow, incrementNow } = sync as SyncCounters
+    let step = steps.next()
+    while (!step.done) {
+      step = steps.next(
+        step.value.map((op) =>
+          op.expires === undefined ? countNow(op.key) : incrementNow(op.key, op.expires),
+        ),
+      )
+    }
+    return step.value
+  }
+  return (async () => {
+    let step = steps.next()
+    while (!step.done) {
+      const counts = await Promise.all(
+        step.value.map((op) =>
+          op.expires === undefined
+            ? store.get(op.key).then((reading) => reading?.count ?? 0)
+            : store.increment(op.key, new Date(op.expires)),
+        ),
+      )
+      step = steps.next(counts)
+    }
+    return step.value
+  })()
 }
 
 /**

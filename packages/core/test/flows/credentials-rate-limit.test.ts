@@ -7,7 +7,7 @@
  * Every test uses accounts and addresses of its own: the counters live in the process's memory
  * store (or a test's adapter), shared by the whole file.
  */
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import Credentials, { type CredentialsRateLimit } from "../../src/providers/credentials.js"
 import type { AuthConfig, CounterReading, CounterStore } from "../../src/types.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
@@ -454,8 +454,80 @@ describe("credentials rate limit: where the counters live", () => {
     }
     const keys = [...adapter.counters.keys()].filter((key) => key.startsWith("credentials:"))
     // The pair's attempts and successes, the address's and the account's (each with its
-    // successes), the known mark, at most an epoch: no key per sign-in.
-    expect(keys.length).toBeLessThanOrEqual(8)
+    // successes, counted at the first sign-in only), the known mark: no key per sign-in.
+    expect(keys.length).toBeLessThanOrEqual(7)
+  })
+
+  it("costs a returning user's sign-in two counter operations, and no read", async () => {
+    const operations: string[] = []
+    const counters = new Map<string, CounterReading>()
+    const store: CounterStore = {
+      increment(key, expires) {
+        operations.push(`increment ${key.split(":")[1]}${key.endsWith(":ok") ? " ok" : ""}`)
+        const current = counters.get(key)
+        if (!current) counters.set(key, { count: 1, expires })
+        return current ? ++current.count : 1
+      },
+      get(key) {
+        operations.push(`get ${key.split(":")[1]}`)
+        return counters.get(key) ?? null
+      },
+    }
+    const { config, owner } = site(undefined, { counterStore: store })
+    const user = browserAt(config, newAddress())
+    expect(outcome(await attempt(user, owner, PASSWORD)).signedIn).toBe(true)
+    operations.length = 0
+    for (let i = 0; i < 12; i++) {
+      expect(outcome(await attempt(user, owner, PASSWORD)).signedIn).toBe(true)
+    }
+    // The pair's attempt and its success, nothing else: its successes seen by this process
+    // account for every attempt past the limit, so none is read.
+    expect(operations).toEqual(
+      Array.from({ length: 12 }, () => ["increment pair", "increment pair ok"]).flat(),
+    )
+  })
+
+  it("holds across instances that remember different things (two module instances, one store)", async () => {
+    const counters = new Map<string, CounterReading>()
+    const store: CounterStore = {
+      increment(key, expires) {
+        const current = counters.get(key)
+        if (!current) counters.set(key, { count: 1, expires })
+        return current ? ++current.count : 1
+      },
+      get: (key) => counters.get(key) ?? null,
+    }
+    const { config, calls, owner } = site({ perPair: 3 }, { counterStore: store })
+    const address = newAddress()
+    vi.resetModules()
+    const other = (await import("../../src/index.js")).Auth
+    const one = browserAt(config, address)
+    const two = browserAt(config, address)
+    two.auth = other
+    // Instance one sees many successes of the pair; instance two's failures still count there.
+    for (let i = 0; i < 6; i++) {
+      expect(outcome(await attempt(one, owner, PASSWORD)).signedIn).toBe(true)
+    }
+    for (let i = 0; i < 3; i++) {
+      expect(outcome(await attempt(two, owner, "typo")).code).toBe("credentials")
+    }
+    expect(outcome(await attempt(one, owner, "typo")).code).toBe("rate_limited")
+    expect(outcome(await attempt(two, owner, "typo")).code).toBe("rate_limited")
+    calls.length = 0
+    // A success on one instance starts the pair's count again on both, once the window that
+    // refused it ends — here: a new pair count after one failure and a success.
+    const fresh = newAddress()
+    const three = browserAt(config, fresh)
+    const four = browserAt(config, fresh)
+    four.auth = other
+    for (let i = 0; i < 2; i++) await attempt(three, owner, "typo")
+    expect(outcome(await attempt(four, owner, PASSWORD)).signedIn).toBe(true)
+    for (let i = 0; i < 3; i++) {
+      expect(outcome(await attempt(three, owner, "typo")).code).toBe("credentials")
+    }
+    expect(outcome(await attempt(four, owner, "typo")).code).toBe("rate_limited")
+    expect(outcome(await attempt(three, owner, PASSWORD)).code).toBe("rate_limited")
+    expect(calls).toHaveLength(6)
   })
 
   it("in the adapter (incrementCounter, getCounter), under keys that reveal nothing", async () => {
@@ -472,7 +544,7 @@ describe("credentials rate limit: where the counters live", () => {
     expect(keys.length).toBeGreaterThan(0)
     for (const key of keys) {
       expect(key).toMatch(
-        /^credentials:(pair|client|identifier|known):([0-9a-f]{32}|[0-9a-f]{64})(:[0-9]+)+(:ok|:epoch)?$/,
+        /^credentials:(pair|client|identifier|known):([0-9a-f]{32}|[0-9a-f]{64})(:[0-9]+)(:ok)?$/,
       )
       expect(key).not.toContain(owner)
       expect(key).not.toContain(address)

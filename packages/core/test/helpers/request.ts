@@ -40,6 +40,8 @@ export class Browser {
   cookies = new Map<string, string>()
   /** The IP address the platform reports for this browser (`Auth`'s `clientAddress`). */
   clientAddress: string | undefined
+  /** The `Auth` this browser talks to: another module instance stands for another server. */
+  auth: typeof Auth = Auth
   constructor(
     public config: AuthConfig,
     public origin = ORIGIN,
@@ -78,7 +80,7 @@ export class Browser {
     }
     const method = init.method ?? (body !== undefined ? "POST" : "GET")
     const request = new Request(new URL(path, this.origin), { ...init, method, headers, body })
-    const response = await Auth(request, this.config, { clientAddress: this.clientAddress })
+    const response = await this.auth(request, this.config, { clientAddress: this.clientAddress })
     this.store(response)
     return response
   }

@@ -97,12 +97,12 @@ export function normalizeIdentifier(value: string): string | undefined {
 }
 
 /**
- * The account an attempt is for: the value of the limits' field, else of the form's `email`,
- * else of its `username`; `undefined` when there is none (then only the per-address limit
- * applies). Whatever was posted is read as `authorize` would coerce it (`String(value)`), so a
- * JSON body cannot slip past as `["alice"]`.
+ * The account an attempt is for, as posted: the value of the limits' field, else of the form's
+ * `email`, else of its `username`; `undefined` when there is none (then only the per-address
+ * limit applies). Whatever was posted is read as `authorize` would coerce it (`String(value)`),
+ * so a JSON body cannot slip past as `["alice"]`. Counted as `normalizeIdentifier` makes it.
  */
-export function identifierOf(
+export function postedIdentifier(
   limits: Limits,
   credentials: Record<string, unknown>,
 ): string | undefined {
@@ -115,5 +115,5 @@ export function identifierOf(
   if (field === undefined || !Object.hasOwn(credentials, field)) return undefined
   const value = credentials[field]
   if (value === undefined || value === null) return undefined
-  return normalizeIdentifier(String(value))
+  return String(value)
 }

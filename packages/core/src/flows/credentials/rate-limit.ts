@@ -6,42 +6,53 @@
  * the next window starts: `Retry-After`):
  *
  * - per pair (account, client address), default 5: one client guessing one account's password.
- *   A successful sign-in of the pair starts its count again (a new "epoch" of the pair's keys:
- *   a store that can only count cannot reset).
+ *   A successful sign-in of the pair starts its count again.
  * - per client address, default 50: one client trying many accounts (password spraying).
  * - per account (identifier), default 20: many clients guessing one account.
  *
  * What is counted is attempts, before `authorize` runs, each with one atomic increment; a
- * success then offsets its own attempt. Counting before rather than after is what makes the
- * limits hold against concurrency: were the count checked and the failure recorded after
- * `authorize`, an attacker sending a thousand attempts at once would see all of them pass the
- * check before the first failure is written. So a limit also bounds the attempts in flight at
- * once, a successful one included (more than `perPair` sign-ins of one account from one address
- * at the very same moment is no user's doing).
+ * success then offsets its own attempt (its `:ok` counter), and a pair's success also the
+ * failures before it (the store can only count up, so "starting again" is offsetting them all).
+ * Counting before rather than after is what makes the limits hold against concurrency: were the
+ * count checked and the failure recorded after `authorize`, an attacker sending a thousand
+ * attempts at once would see all of them pass the check before the first failure is written. So
+ * a limit also bounds the attempts in flight at once, a successful one included (more than
+ * `perPair` sign-ins of one account from one address at the very same moment is no user's
+ * doing).
  *
  * No lockout weapon: a pair that signed in successfully is "known" for 30 to 60 days (marked in
  * 30-day buckets, read from the current and the previous one), and a known pair is exempt from
  * the per-account and per-address limits — never from its own pair limit, which an attacker
  * cannot fill for it — and its attempts are not counted against them either (which also spares a
  * returning user, most sign-ins, those counters). So a flood of one account from many addresses,
- * or a spray from the user's
- * own shared address (an office, a carrier's NAT), blocks strangers, not the owner on a device
- * they used before. The pair and the address are counted first, the account only for an attempt
- * both let through: an attacker stopped at their own pair limit still fills their own address's
- * count, but adds nothing to the account's, which a newcomer device of the owner still passes.
+ * or a spray from the user's own shared address (an office, a carrier's NAT), blocks strangers,
+ * not the owner on a device they used before. The pair and the address are counted first, the
+ * account only for an attempt both let through: an attacker stopped at their own pair limit
+ * still fills their own address's count, but adds nothing to the account's, which a newcomer
+ * device of the owner still passes.
  *
- * Keys name what they count by an HMAC under the secret (`counterKey`), followed by the window
- * (and the pair's epoch): `credentials:pair:<half of each>:<window>:<epoch>`, `credentials:client:<hmac>:
- * <window>`, `credentials:identifier:<hmac>:<window>` (with `:ok` for the successes offsetting
- * them), `credentials:known:<hmac>:<bucket>`. No account name or address is stored.
+ * The steps are generators over the counter store (`runSteps`): on the memory store they run
+ * without a promise (a sign-in's counter work is then a few `Map` lookups), on a remote store in
+ * as few round trips as their dependencies allow. What the process remembers stays true whatever
+ * any other instance does, so it is shared by none and trusted by all: an account's or address's
+ * counter name (an HMAC: the same secret gives the same name), that a pair is known (a mark is
+ * never taken back before it expires), and the last count of successes seen per counter (counts
+ * only grow within a window: attempts over the limit by fewer than that are not over it, and
+ * need no read). A returning user's sign-in is then two counter operations: its pair's attempt,
+ * and its success.
+ *
+ * Keys name what they count by an HMAC under the secret (`counterKey`), followed by the window:
+ * `credentials:pair:<half of each>:<window>`, `credentials:client:<hmac>:<window>`,
+ * `credentials:identifier:<hmac>:<window>` (each with `:ok` for the successes offsetting it),
+ * `credentials:known:<half of each>:<bucket>`. No account name or address is stored.
  */
 import type { ActionContext } from "../../actions/context.js"
 import type { ResolvedConfig } from "../../config/resolve.js"
 import { CredentialsSignin } from "../../errors.js"
 import type { CredentialsConfig } from "../../providers/index.js"
 import { clientOf } from "../../security/client-address.js"
-import { counterKey, counterStore, type Counters } from "../../security/counter.js"
-import { identifierOf, limitsOf } from "./limits.js"
+import { counterKey, counterStore, runSteps, type CounterSteps } from "../../security/counter.js"
+import { type Limits, limitsOf, normalizeIdentifier, postedIdentifier } from "./limits.js"
 
 /** How long a pair stays known after its last successful sign-in: at least this, at most twice. */
 const KNOWN_PERIOD = 30 * 24 * 60 * 60 * 1000
@@ -65,190 +76,304 @@ export class CredentialsRateLimited extends CredentialsSignin {
 /** An attempt let through to `authorize`. */
 export interface Attempt {
   /** `authorize` accepted it: offsets the attempt and marks the pair known. */
-  succeeded(): Promise<void>
+  succeeded(): void | Promise<void>
 }
 
 type Limit = "pair" | "client" | "identifier"
 
 /**
- * Counts an attempt and lets it through, or throws `CredentialsRateLimited` without it reaching
- * `authorize`. Returns `undefined` when nothing is counted (`rateLimit: false`, or neither an
- * account nor a client address to count by).
+ * Counts an attempt and lets it through, or refuses it with `CredentialsRateLimited` without it
+ * reaching `authorize` (thrown, or the promise rejected). `undefined` when nothing is counted
+ * (`rateLimit: false`, or neither an account nor a client address to count by). Synchronous when
+ * everything it needs is at hand (the memory store, an account and an address seen recently).
  */
-export async function admitAttempt(
+export function admitAttempt(
   ctx: ActionContext,
   provider: CredentialsConfig,
   credentials: Record<string, unknown>,
-): Promise<Attempt | undefined> {
+): Attempt | undefined | Promise<Attempt | undefined> {
   const limits = limitsOf(provider)
   if (!limits) return undefined
-  const identifier = identifierOf(limits, credentials)
-  const client = ctx.clientAddress ? clientOf(ctx.clientAddress) : undefined
-  if (identifier === undefined && client === undefined) return undefined
+  const posted = postedIdentifier(limits, credentials)
+  const names = subjectsOf(ctx.config, provider)
+  const account =
+    posted === undefined
+      ? null
+      : subject(ctx.config, provider, "identifier", names.accounts, posted)
+  const client = ctx.clientAddress
+    ? subject(ctx.config, provider, "client", names.clients, ctx.clientAddress)
+    : null
+  if (account instanceof Promise || client instanceof Promise) {
+    return Promise.all([account, client]).then(([a, c]) => admit(ctx, provider, limits, a, c))
+  }
+  return admit(ctx, provider, limits, account, client)
+}
 
-  const store: Counters = counterStore(ctx.config)
+/** `admitAttempt` once the account and the address are named. */
+function admit(
+  ctx: ActionContext,
+  provider: CredentialsConfig,
+  limits: Limits,
+  account: Subject | null,
+  client: Subject | null,
+): Attempt | Promise<Attempt> | undefined {
+  if (!account && !client) return undefined
+  const store = counterStore(ctx.config)
+  const counted = runSteps(store, countAttempt(ctx, provider.id, limits, account, client))
+  const attemptOf = (success: Success): Attempt => ({
+    succeeded: () => runSteps(store, recordSuccess(success)),
+  })
+  return counted instanceof Promise ? counted.then(attemptOf) : attemptOf(counted)
+}
+
+/**
+ * What is counted under a name in the current window: its keys, made once per window, and the
+ * highest count of its successes this process has seen in it.
+ */
+interface Tally {
+  name: string
+  window?: number
+  key?: string
+  okKey?: string
+  okSeen?: number
+}
+
+/** An account or an address as it is counted. */
+interface Subject extends Tally {
+  /** Of an account: the pair it forms with each address (the address's subject). */
+  pairs?: Map<Subject, Pair>
+}
+
+/** An (account, address) pair. */
+interface Pair extends Tally {
+  /** The latest 30-day bucket the pair was seen marked known in (or marked in) by this process. */
+  known?: number
+}
+
+/** A tally in a window: its keys there, made (and its successes seen forgotten) at a new one. */
+type Current = Tally & { window: number; key: string; okKey: string; okSeen: number }
+
+function inWindow(tally: Tally, window: number): Current {
+  if (tally.window !== window) {
+    tally.window = window
+    tally.key = `${tally.name}:${window}`
+    tally.okKey = `${tally.key}:ok`
+    tally.okSeen = 0
+  }
+  return tally as Current
+}
+
+/** The pair of `account` and `client`, made once (the pair is named by the two names it joins). */
+function pairOf(account: Subject, client: Subject): Pair {
+  account.pairs ??= new Map()
+  let pair = account.pairs.get(client)
+  if (!pair) {
+    if (account.pairs.size >= PAIRS_KEPT) account.pairs.clear()
+    pair = { name: `credentials:pair:${account.name.slice(-32)}${client.name.slice(-32)}` }
+    account.pairs.set(client, pair)
+  }
+  return pair
+}
+
+/** One limit an attempt is counted against. */
+interface Check {
+  limit: Limit
+  tally: Current
+  max: number
+  /** The attempts counted, this one included. */
+  count: number
+}
+
+/** What a success of the attempt must update. */
+interface Success {
+  now: number
+  window: number
+  expires: number
+  /** What the attempt was counted under (the pair first when there is one). */
+  checks: Check[]
+  pair?: Pair
+}
+
+/** The steps of counting one attempt: throws `CredentialsRateLimited` over a limit. */
+function* countAttempt(
+  ctx: ActionContext,
+  providerId: string,
+  limits: Limits,
+  account: Subject | null,
+  client: Subject | null,
+): CounterSteps<Success> {
   const now = Date.now()
   const window = Math.floor(now / limits.window)
   const end = (window + 1) * limits.window
-  const expires = new Date(end)
-  // One HMAC per thing counted (JSON: the parts cannot run into each other, and an account name
-  // may hold any character); the window and the epoch, which reveal nothing, follow in clear.
-  const name = (kind: string, ...parts: string[]) =>
-    cachedName(ctx.config, `credentials:${kind}`, JSON.stringify([provider.id, ...parts]))
-  // Known names come back at once: no await (most attempts are of recent accounts or clients).
-  const namesOf = [
-    client !== undefined ? name("client", client) : undefined,
-    identifier !== undefined ? name("identifier", identifier) : undefined,
-  ]
-  const [clientName, accountName] = namesOf.some((n) => n instanceof Promise)
-    ? await Promise.all(namesOf)
-    : (namesOf as Array<string | undefined>)
-  // The pair is named by the two names it joins, which saves a third HMAC on every attempt.
-  const pairName =
-    clientName && accountName
-      ? `credentials:pair:${accountName.slice(-32)}${clientName.slice(-32)}`
-      : undefined
-
-  const refuse = (limit: Limit): never => {
-    const retryAfter = Math.max(1, Math.ceil((end - Date.now()) / 1000))
-    ctx.logger.debug(`credentials rate limit: the per-${limit} limit refused an attempt`, {
-      provider: provider.id,
-      retryAfter,
-    })
-    throw new CredentialsRateLimited(retryAfter)
-  }
-  /** Warns once per limit and window: on the attempt that first goes over. */
-  const tripped = (over: number, limit: number) => {
-    if (over === limit + 1) ctx.logger.warn("credentials-rate-limited")
-  }
-  /** Attempts not offset by a success; the offset is read only when the attempts alone are over. */
-  const failing = async (attempts: number, limit: number, okKey: string) =>
-    attempts > limit ? attempts - ((await store.get(okKey))?.count ?? 0) : attempts
+  const check = (limit: Limit, tally: Tally, max: number): Check => ({
+    limit,
+    tally: inWindow(tally, window),
+    max,
+    count: 0,
+  })
 
   // A known pair (it signed in before) is exempt from the address and account limits: its
-  // attempts count against its own pair limit only. Read first, it also spares a returning user
-  // — most sign-ins — the address's and the account's counters.
-  const epochKey = pairName && `${pairName}:${window}:epoch`
-  const [known, epoch] = await Promise.all([
-    pairName ? knownPair(store, pairName, now) : undefined,
-    epochKey ? store.get(epochKey) : undefined,
-  ])
-  const counted = !known?.any
+  // attempts count against its own pair limit only. Read first (once per process and bucket),
+  // it also spares a returning user — most sign-ins — the address's and the account's counters.
+  let known = false
+  const first: Check[] = []
+  const pair = account && client ? pairOf(account, client) : undefined
+  if (pair) {
+    const bucket = Math.floor(now / KNOWN_PERIOD)
+    if (!(pair.known! >= bucket - 1)) {
+      const [current = 0, previous = 0] = yield [
+        { key: knownKey(pair, bucket) },
+        { key: knownKey(pair, bucket - 1) },
+      ]
+      if (current > 0) pair.known = bucket
+      else if (previous > 0) pair.known = bucket - 1
+    }
+    known = pair.known! >= bucket - 1
+    first.push(check("pair", pair, limits.perPair))
+  }
+  // Counted together: the pair, and the address unless the pair is known. Then the account:
+  // only for an attempt the pair and the address let through.
+  if (client && !known) first.push(check("client", client, limits.perClient))
+  const last = account && !known ? [check("identifier", account, limits.perIdentifier)] : []
+  for (const checks of [first, last]) {
+    if (checks.length === 0) continue
+    const counts = yield checks.map(({ tally }) => ({ key: tally.key, expires: end }))
+    // Over the limit by the successes seen so far, the successes are read: they may be more.
+    const over = checks.filter(
+      (c, index) => (c.count = counts[index] ?? 0) - c.tally.okSeen > c.max,
+    )
+    if (over.length === 0) continue
+    const successes = yield over.map(({ tally }) => ({ key: tally.okKey }))
+    over.forEach((c, index) => {
+      const failing = c.count - seen(c.tally, window, successes[index] ?? 0)
+      if (failing > c.max) refuse(ctx, providerId, c, failing, end)
+    })
+  }
+  return { now, window, expires: end, checks: [...first, ...last], pair }
+}
 
-  // The pair (in its current epoch), and, for a pair not known, the client address.
-  const pairKey = pairName && `${pairName}:${window}:${epoch?.count ?? 0}`
-  const [pairAttempts, clientAttempts] = await Promise.all([
-    pairKey ? store.increment(pairKey, expires) : undefined,
-    clientName && counted ? store.increment(`${clientName}:${window}`, expires) : undefined,
-  ])
-  const pairOk = pairKey && `${pairKey}:ok`
-  if (pairAttempts !== undefined && pairOk) {
-    const count = await failing(pairAttempts, limits.perPair, pairOk)
-    if (count > limits.perPair) {
-      tripped(count, limits.perPair)
-      refuse("pair")
-    }
-  }
-  const clientOk = clientName && counted && `${clientName}:${window}:ok`
-  if (clientAttempts !== undefined && clientOk) {
-    const count = await failing(clientAttempts, limits.perClient, clientOk)
-    if (count > limits.perClient) {
-      tripped(count, limits.perClient)
-      refuse("client")
-    }
-  }
-  const accountOk = accountName && counted && `${accountName}:${window}:ok`
-  if (accountName && accountOk) {
-    const attempts = await store.increment(`${accountName}:${window}`, expires)
-    const count = await failing(attempts, limits.perIdentifier, accountOk)
-    if (count > limits.perIdentifier) {
-      tripped(count, limits.perIdentifier)
-      refuse("identifier")
-    }
-  }
+/** Records `count` as seen of the tally's successes in `window`; returns the highest seen. */
+function seen(tally: Tally, window: number, count: number): number {
+  if (tally.window === window && count > tally.okSeen!) tally.okSeen = count
+  return count
+}
 
-  return {
-    async succeeded() {
-      const marks: Promise<unknown>[] = []
-      // The success offsets its own attempt; when failures came before it in this epoch (more
-      // attempts than successes), the pair's count starts again: a new epoch. A sign-in with no
-      // failure before it, the usual case, adds no key: the store holds a few keys per pair and
-      // window, not one per sign-in.
-      if (pairOk && epochKey && pairAttempts !== undefined) {
-        marks.push(
-          store.increment(pairOk, expires).then((successes) => {
-            if (pairAttempts > successes) return store.increment(epochKey, expires)
-          }),
-        )
-      }
-      if (clientOk) marks.push(store.increment(clientOk, expires))
-      if (accountOk) marks.push(store.increment(accountOk, expires))
-      // Marked once per 30-day bucket: a pair marked in this bucket already is left as it is.
-      if (pairName && !known?.current) marks.push(markKnownPair(store, pairName, now))
-      await Promise.all(marks)
-    },
-  }
+/** Refuses an attempt `failing` over the limit of `check`, whose window ends at `end`. */
+function refuse(
+  ctx: ActionContext,
+  providerId: string,
+  check: Check,
+  failing: number,
+  end: number,
+): never {
+  // Warned once per limit and window: on the attempt that first goes over.
+  if (failing === check.max + 1) ctx.logger.warn("credentials-rate-limited")
+  const retryAfter = Math.max(1, Math.ceil((end - Date.now()) / 1000))
+  ctx.logger.debug(`credentials rate limit: the per-${check.limit} limit refused an attempt`, {
+    provider: providerId,
+    retryAfter,
+  })
+  throw new CredentialsRateLimited(retryAfter)
 }
 
 /**
- * The counter names of recent accounts and addresses, per configuration: the same client or
- * account comes back within minutes (a user retrying, an attacker hammering), and its HMAC need
- * not be computed again. Bounded; emptied when full.
+ * The steps of a success: it offsets its own attempt under each limit it was counted against,
+ * and marks the pair known (once per 30-day bucket, until the end of the next one: the mark
+ * outlives its bucket, so a user who signs in every day never falls out of it). When failures of
+ * the pair came before it (more attempts than successes), they are offset too: the pair's count
+ * starts again. No key is added per sign-in: the store holds a few keys per pair and window.
  */
-const names = new WeakMap<ResolvedConfig, Map<string, string>>()
-const NAMES_KEPT = 4096
-
-function cachedName(
-  config: ResolvedConfig,
-  prefix: string,
-  value: string,
-): string | Promise<string> {
-  let cache = names.get(config)
-  if (!cache) names.set(config, (cache = new Map()))
-  const key = `${prefix}\u0000${value}`
-  return cache.get(key) ?? computeName(config, cache, key, prefix, value)
-}
-
-async function computeName(
-  config: ResolvedConfig,
-  cache: Map<string, string>,
-  key: string,
-  prefix: string,
-  value: string,
-): Promise<string> {
-  // 128 bits of the HMAC name a counter well enough, and short keys are cheaper to look up.
-  const full = await counterKey(config, prefix, value)
-  const computed = full.slice(0, prefix.length + 1 + 32)
-  if (cache.size >= NAMES_KEPT) cache.clear()
-  cache.set(key, computed)
-  return computed
+function* recordSuccess(success: Success): CounterSteps<void> {
+  const { checks, pair, expires, window } = success
+  const ops = checks.map(({ tally }) => ({ key: tally.okKey, expires }))
+  const bucket = Math.floor(success.now / KNOWN_PERIOD)
+  if (pair && pair.known !== bucket) {
+    ops.push({ key: knownKey(pair, bucket), expires: (bucket + 2) * KNOWN_PERIOD })
+  }
+  const counts = yield ops
+  checks.forEach((c, index) => seen(c.tally, window, counts[index] ?? 0))
+  if (!pair) return
+  pair.known = bucket
+  // The pair's failures before this success (fewer than its limit: the attempt was let through).
+  const { tally, count } = checks[0]!
+  const failures = count - (counts[0] ?? 0)
+  if (failures > 0) {
+    const offsets = yield Array.from({ length: failures }, () => ({ key: tally.okKey, expires }))
+    seen(tally, window, Math.max(...offsets))
+  }
 }
 
 /** The key of a pair's "known" mark in the 30-day bucket `bucket`. */
-const knownKey = (pairName: string, bucket: number) =>
-  `${pairName.replace(/^credentials:pair:/, "credentials:known:")}:${bucket}`
+const knownKey = (pair: Pair, bucket: number) =>
+  `credentials:known:${pair.name.slice("credentials:pair:".length)}:${bucket}`
 
 /**
- * Marks the pair known in the current bucket, until the end of the next one: the mark outlives
- * the bucket, so a user who signs in every day never falls out of it.
+ * The accounts and addresses seen recently, per secret and provider, by the value as posted or
+ * reported: the same client or account comes back within minutes (a user retrying, an attacker
+ * hammering), and it need not be normalized and its HMAC computed again — also when the
+ * configuration object is built per request. `null`: nothing to count. Each map is bounded,
+ * and emptied when full.
  */
-async function markKnownPair(store: Counters, pairName: string, now: number): Promise<void> {
-  const bucket = Math.floor(now / KNOWN_PERIOD)
-  await store.increment(knownKey(pairName, bucket), new Date((bucket + 2) * KNOWN_PERIOD))
+interface Subjects {
+  accounts: Map<string, Subject | null>
+  clients: Map<string, Subject | null>
 }
 
+const subjects = new Map<string, Map<string, Subjects>>()
+const SUBJECTS_KEPT = 4096
+const PAIRS_KEPT = 256
+
+function subjectsOf(config: ResolvedConfig, provider: CredentialsConfig): Subjects {
+  const secret = config.secrets[0] ?? ""
+  let bySecret = subjects.get(secret)
+  if (!bySecret) {
+    if (subjects.size >= 16) subjects.clear()
+    subjects.set(secret, (bySecret = new Map()))
+  }
+  let ofProvider = bySecret.get(provider.id)
+  if (!ofProvider) {
+    if (bySecret.size >= 64) bySecret.clear()
+    ofProvider = { accounts: new Map(), clients: new Map() }
+    bySecret.set(provider.id, ofProvider)
+  }
+  return ofProvider
+}
+
+type Kind = "client" | "identifier"
+
 /**
- * Whether the pair signed in successfully in this bucket (`current`) or in this one or the
- * previous one (`any`: it is known).
+ * The subject of `value` (of the kind the cache holds: a posted account name or a reported
+ * address), from the cache or named now.
  */
-async function knownPair(
-  store: Counters,
-  pairName: string,
-  now: number,
-): Promise<{ current: boolean; any: boolean }> {
-  const bucket = Math.floor(now / KNOWN_PERIOD)
-  const [current, previous] = await Promise.all(
-    [bucket, bucket - 1].map((b) => store.get(knownKey(pairName, b))),
-  )
-  return { current: current !== null, any: current !== null || previous !== null }
+function subject(
+  config: ResolvedConfig,
+  provider: CredentialsConfig,
+  kind: Kind,
+  cache: Map<string, Subject | null>,
+  value: string,
+): Subject | null | Promise<Subject | null> {
+  const found = cache.get(value)
+  if (found !== undefined) return found
+  return nameSubject(config, provider, kind, cache, value)
+}
+
+async function nameSubject(
+  config: ResolvedConfig,
+  provider: CredentialsConfig,
+  kind: Kind,
+  cache: Map<string, Subject | null>,
+  value: string,
+): Promise<Subject | null> {
+  const counted = kind === "client" ? clientOf(value) : normalizeIdentifier(value)
+  let named: Subject | null = null
+  if (counted !== undefined) {
+    // One HMAC per thing counted (JSON: the parts cannot run into each other, and an account
+    // name may hold any character); 128 bits of it name a counter well enough.
+    const prefix = `credentials:${kind}`
+    const full = await counterKey(config, prefix, JSON.stringify([provider.id, counted]))
+    named = { name: full.slice(0, prefix.length + 1 + 32) }
+  }
+  if (cache.size >= SUBJECTS_KEPT) cache.clear()
+  cache.set(value, named)
+  return named
 }
