@@ -68,7 +68,8 @@ async function round(configs, tokens, offset) {
   const spent = { on: 0, off: 0 }
   for (let i = 0; i < BATCH; i++) {
     const order = i % 2 ? ["off", "on"] : ["on", "off"]
-    for (const which of order) spent[which] += await signIn(configs[which], tokens[which], offset + i)
+    for (const which of order)
+      spent[which] += await signIn(configs[which], tokens[which], offset + i)
   }
   return { on: BATCH / (spent.on / 1000), off: BATCH / (spent.off / 1000) }
 }
