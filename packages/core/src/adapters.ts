@@ -32,11 +32,54 @@ export interface AdapterAccount extends Account {
 
 /** A database session. */
 export interface AdapterSession {
-  /** The random token kept in the session cookie. */
+  /**
+   * What names the session in the database: with `session.hashTokens` (the default) the
+   * SHA-256 of the cookie's random token, in lowercase hex; the token itself otherwise (and in
+   * rows Auth.js wrote).
+   */
   sessionToken: string
   userId: string
   /** When the session expires. */
   expires: Date
+  /**
+   * Latch's session fields, stored by adapters that implement `deleteSessionById` (Latch passes
+   * them to no other, so that an adapter written for Auth.js never sees a column it lacks):
+   * an id naming the session without its token, so that a page can list and revoke sessions.
+   */
+  id?: string
+  /** A summary of the browser's user agent at sign-in ("Firefox on Linux"). */
+  userAgent?: string | null
+  /** The client's IP address at sign-in, as the platform reported it. */
+  clientAddress?: string | null
+  /** When the session was created. */
+  createdAt?: Date | null
+  /** When the session was last seen, to within `session.updateAge`. */
+  lastSeenAt?: Date | null
+}
+
+/**
+ * A change to stored sessions, as an adapter's `watchSessions` reports it: one session (by its
+ * stored `sessionToken`), or every session of a user (the user changed or was deleted, or all
+ * their sessions were).
+ */
+export type SessionChange = { sessionToken: string } | { userId: string }
+
+/** What `watchSessions` calls. */
+export interface SessionChangeListener {
+  /** Sessions changed or ended. */
+  changed(change: SessionChange): void
+  /**
+   * Whether every change is being delivered. `false` as soon as that is in doubt (the listening
+   * connection dropped or stopped answering); `true` again once listening has resumed — from
+   * then on every change is delivered, but those in between may have been missed.
+   */
+  live(live: boolean): void
+}
+
+/** A running `watchSessions`. */
+export interface SessionWatch {
+  /** Stops listening and frees its connection. */
+  close(): Awaitable<void>
 }
 
 /** A single-use email sign-in token. Adapters receive and store it already hashed. */
@@ -81,6 +124,20 @@ export interface Adapter {
   listSessionsByUserId?(userId: string): Awaitable<AdapterSession[]>
   /** Deletes every session of a user ("sign out everywhere"); returns how many. */
   deleteSessionsByUserId?(userId: string): Awaitable<number | void>
+  /**
+   * Deletes the session `id` if it belongs to `userId`, and returns it; `null` otherwise. An
+   * adapter that implements it stores Latch's session fields (`id`, `userAgent`,
+   * `clientAddress`, `createdAt`, `lastSeenAt`): `createSession` receives them, `updateSession`
+   * may change `lastSeenAt`, and `getSessionAndUser` and `listSessionsByUserId` return them.
+   */
+  deleteSessionById?(userId: string, id: string): Awaitable<AdapterSession | null>
+  /**
+   * Reports every change to stored sessions and users, from any instance of the app and from
+   * anyone writing the tables by hand, for `session.cache`: a session updated or deleted, a user
+   * updated or deleted. `listener.live(true)` once listening; `live(false)` whenever a change may
+   * have been missed.
+   */
+  watchSessions?(listener: SessionChangeListener): Awaitable<SessionWatch>
   createVerificationToken?(
     verificationToken: VerificationToken,
   ): Awaitable<VerificationToken | null | undefined>

@@ -34,7 +34,15 @@ export { createActionURL, isAuthAction } from "./request/action-url.js"
 export { setEnvDefaults } from "./config/env.js"
 export { getSession } from "./session/get-session.js"
 export { getAccessToken } from "./session/access-token.js"
-export { listSessions, revokeSessions } from "./session/manage.js"
+export {
+  getUserSessions,
+  listSessions,
+  revokeOtherSessions,
+  revokeSessions,
+  revokeUserSession,
+  type UserSession,
+} from "./session/manage.js"
+export { closeSessionCache } from "./session/cache.js"
 export type * from "./types.js"
 
 function withCookies(result: ResponseInternal, cookies: CookieJar): ResponseInternal {

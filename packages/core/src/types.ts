@@ -286,6 +286,29 @@ export interface SessionOptions {
   updateAge: number
   /** Creates database session tokens. @default crypto.randomUUID */
   generateSessionToken: () => string
+  /**
+   * Database sessions: store the SHA-256 of each session token, not the token, so that a
+   * leaked `sessions` table hands out no live session. Rows holding the token itself (written
+   * before, or by Auth.js) are still found, and moved under the hash when first read. `false`
+   * stores the token itself, as Auth.js does (for going back to it). @default true
+   */
+  hashTokens: boolean
+  /**
+   * Database sessions: keep recently read sessions in this instance's memory, so that a page of
+   * a known session costs no database round trip; the adapter reports every change to sessions
+   * and users (`watchSessions`: `@latch/pg-adapter` has it, through PostgreSQL `LISTEN`/`NOTIFY`)
+   * and the cache evicts at once, on every instance. `true` for the defaults. Ignored with JWT
+   * sessions. @default false
+   */
+  cache: false | SessionCacheOptions
+}
+
+/** `session.cache`: how much each instance keeps. */
+export interface SessionCacheOptions {
+  /** Sessions kept per instance; the oldest go first. @default 10000 */
+  maxEntries: number
+  /** Seconds an entry is served before the session is read again. @default 60 */
+  maxAge: number
 }
 
 /** Parameters of the `signIn` callback. */
@@ -461,7 +484,9 @@ export interface AuthConfig {
    */
   secret?: string | string[]
   /** Session options. */
-  session?: Partial<SessionOptions>
+  session?: Partial<Omit<SessionOptions, "cache">> & {
+    cache?: boolean | Partial<SessionCacheOptions>
+  }
   /** Options of the session JWT. */
   jwt?: Partial<JWTOptions>
   /** Custom pages. */

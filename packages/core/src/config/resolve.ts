@@ -22,6 +22,7 @@ import type {
   CounterStore,
   EventCallbacks,
   PagesOptions,
+  SessionCacheOptions,
   SessionOptions,
   Theme,
 } from "../types.js"
@@ -29,7 +30,8 @@ import { assertConfig } from "./assert.js"
 import { EMAIL_ADAPTER_METHODS } from "../flows/email/adapter.js"
 import { anyRefreshingProvider, REFRESH_ADAPTER_METHODS } from "../session/refresh-config.js"
 import { requireMethods } from "../session/adapter-call.js"
-import { MissingAdapter, MissingAdapterMethods } from "../errors.js"
+import { MissingAdapter, MissingAdapterMethods, UnsupportedStrategy } from "../errors.js"
+import { DEFAULT_CACHE_ENTRIES, DEFAULT_CACHE_MAX_AGE } from "../session/cache.js"
 import {
   DEFAULT_BASE_PATH,
   DEFAULT_SESSION_MAX_AGE,
@@ -115,6 +117,28 @@ function assertCounterStore(store: CounterStore | undefined): void {
   }
 }
 
+/** `session.cache` → its options, or `false`; an option that is not one throws at once. */
+function cacheOptions(option: unknown): SessionCacheOptions | false {
+  if (option === undefined || option === false) return false
+  const given = (option === true ? {} : option) as Partial<
+    Record<keyof SessionCacheOptions, unknown>
+  >
+  if (typeof given !== "object" || given === null) {
+    throw new UnsupportedStrategy("session.cache must be true, false or { maxEntries, maxAge }")
+  }
+  const positive = (value: unknown, fallback: number, name: string) => {
+    if (value === undefined) return fallback
+    if (typeof value === "number" && Number.isFinite(value) && value > 0) return value
+    throw new UnsupportedStrategy(
+      `session.cache.${name} must be a positive number: ${String(value)}`,
+    )
+  }
+  return {
+    maxEntries: Math.floor(positive(given.maxEntries, DEFAULT_CACHE_ENTRIES, "maxEntries")),
+    maxAge: positive(given.maxAge, DEFAULT_CACHE_MAX_AGE, "maxAge"),
+  }
+}
+
 function build(config: AuthConfig, env: Env): ResolvedConfig {
   const logger = createLogger({ debug: config.debug === true, overrides: config.logger })
   const authURL = authURLFromEnv(env)
@@ -127,6 +151,9 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
     maxAge,
     updateAge: config.session?.updateAge ?? DEFAULT_SESSION_UPDATE_AGE,
     generateSessionToken: config.session?.generateSessionToken ?? (() => crypto.randomUUID()),
+    hashTokens: config.session?.hashTokens ?? true,
+    // Set below, where a misconfiguration becomes the configuration's error.
+    cache: false,
   }
   const jwt: JWTOptions = {
     maxAge: config.jwt?.maxAge ?? maxAge ?? DEFAULT_MAX_AGE,
@@ -173,6 +200,10 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
         )
       }
       requireMethods(config.adapter, EMAIL_ADAPTER_METHODS, "email sign-in")
+    }
+    session.cache = cacheOptions(config.session?.cache)
+    if (session.strategy === "database" && session.cache) {
+      requireMethods(config.adapter!, ["watchSessions"], "the session cache (`session.cache`)")
     }
     if (session.strategy === "database" && anyRefreshingProvider({ providers })) {
       // The tokens live on the accounts: read, and written back after each refresh.

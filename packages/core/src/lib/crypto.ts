@@ -3,6 +3,7 @@
  * (session cookies) has its own backend in `jwe.ts`.
  */
 import { encodeBase64url } from "./base64url.js"
+import { nodeCrypto } from "./node-crypto.js"
 
 const encoder = new TextEncoder()
 
@@ -29,6 +30,14 @@ function toHex(buffer: ArrayBuffer): string {
 /** SHA-256 of a UTF-8 string, hex-encoded. */
 export async function sha256Hex(text: string): Promise<string> {
   return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(text)))
+}
+
+/**
+ * SHA-256 of a UTF-8 string, hex-encoded: at once where `node:crypto` is (a session read hashes
+ * its cookie's token on every request), else as a promise.
+ */
+export function sha256HexNow(text: string): string | Promise<string> {
+  return nodeCrypto ? nodeCrypto.createHash("sha256").update(text).digest("hex") : sha256Hex(text)
 }
 
 const hmacKeys = new Map<string, Promise<CryptoKey>>()

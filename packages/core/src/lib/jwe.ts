@@ -16,13 +16,10 @@ import {
   encodeBase64urlText,
 } from "./base64url.js"
 import type { DerivedKey } from "../security/keys.js"
+import { nodeCrypto } from "./node-crypto.js"
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
-
-const nodeCrypto = (
-  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
-).process?.getBuiltinModule?.("node:crypto") as typeof NodeCrypto | undefined
 
 /** The 64-bit big-endian bit length of the additional authenticated data (RFC 7518 §5.2.2.1). */
 function aadBitLength(aad: Uint8Array): Uint8Array {

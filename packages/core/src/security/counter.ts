@@ -21,6 +21,7 @@ import type * as NodeCrypto from "node:crypto"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { AdapterError } from "../errors.js"
 import { hmacSha256Hex } from "../lib/crypto.js"
+import { nodeCrypto } from "../lib/node-crypto.js"
 import { callAdapter } from "../session/adapter-call.js"
 import type { CounterReading, CounterStore } from "../types.js"
 
@@ -239,15 +240,6 @@ export function runSteps<T>(store: Counters, steps: CounterSteps<T>): T | Promis
     return step.value
   })()
 }
-
-/**
- * `node:crypto` where there is one (loaded through `process.getBuiltinModule`, so that bundlers
- * for other runtimes never see it): a credentials sign-in names several counters, and Web
- * Crypto's HMAC is a round trip to a worker thread each time (about 60 µs on Node, against 4).
- */
-const nodeCrypto = (
-  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
-).process?.getBuiltinModule?.("node:crypto") as typeof NodeCrypto | undefined
 
 /**
  * A counter key that does not reveal what it counts: `prefix` and the HMAC-SHA-256 of `value`

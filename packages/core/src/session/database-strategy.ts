@@ -1,12 +1,17 @@
 /**
  * Database sessions: the cookie holds only a random session token; the session lives in the
- * adapter, read with one `getSessionAndUser`. Its expiry slides forward once `updateAge` has
- * passed since it was last pushed; an expired session is deleted and reads as none.
+ * adapter under the token's hash (stored-token.ts), read with one `getSessionAndUser` — or none
+ * with `session.cache`, when this instance read it recently (cache.ts). Its expiry slides
+ * forward once `updateAge` has passed since it was last pushed; an expired session is deleted
+ * and reads as none.
  */
 import type { ActionContext } from "../actions/context.js"
-import type { AdapterSession, AdapterUser } from "../adapters.js"
+import type { Adapter, AdapterSession, AdapterUser } from "../adapters.js"
 import { callAdapter, requireMethods } from "./adapter-call.js"
+import { sessionCacheOf } from "./cache.js"
+import { describeUserAgent } from "./device.js"
 import { dropAuthjsCookies, takeAuthjsSessionTokens } from "./migrate.js"
+import { mayBeStoredUnhashed, storedToken } from "./stored-token.js"
 
 type SessionContext = Pick<ActionContext, "config" | "cookies" | "cookieOptions" | "logger">
 
@@ -31,32 +36,57 @@ function clearCookie(ctx: SessionContext): void {
   ctx.cookies.deleteChunked(name, options)
 }
 
-/** Creates a session for the user and sets its cookie. */
+/**
+ * Whether the adapter stores Latch's session fields (id, device, times): those that implement
+ * `deleteSessionById` do. An adapter written for Auth.js is never given a field it lacks.
+ */
+export function storesSessionFields(adapter: Adapter): boolean {
+  return typeof adapter.deleteSessionById === "function"
+}
+
+type Found = { session: AdapterSession; user: AdapterUser }
+
+/**
+ * Creates a session for the user and sets its cookie. `device`: the request's user agent header
+ * and client address, recorded (summarized) by adapters that store them.
+ */
 export async function createDatabaseSession(
   ctx: SessionContext,
   userId: string,
+  device: { userAgent?: string | null; clientAddress?: string } = {},
 ): Promise<AdapterSession> {
   const adapter = adapterOf(ctx)
+  const token = ctx.config.session.generateSessionToken()
   const session: AdapterSession = {
-    sessionToken: ctx.config.session.generateSessionToken(),
+    sessionToken: await storedToken(ctx.config, token),
     userId,
     expires: new Date(Date.now() + ctx.config.session.maxAge * 1000),
   }
+  if (storesSessionFields(adapter)) {
+    const now = new Date()
+    session.id = crypto.randomUUID()
+    session.userAgent = describeUserAgent(device.userAgent)
+    session.clientAddress = device.clientAddress ?? null
+    session.createdAt = now
+    session.lastSeenAt = now
+  }
   const created = await callAdapter("createSession", () => adapter.createSession(session))
-  setCookie(ctx, created.sessionToken, created.expires)
+  setCookie(ctx, token, created.expires)
   return created
 }
 
 /**
  * The session and user of the request, or `null` (no cookie, unknown token, expired). An unknown
  * or expired session's cookie is deleted; a failing database throws `AdapterError` and leaves
- * the cookie alone (the session may be fine once the database is back).
+ * the cookie alone (the session may be fine once the database is back). `touch: false` leaves
+ * the expiry where it is (a read whose cookies go nowhere must not push it).
  */
 export async function readDatabaseSession(
   ctx: SessionContext,
-): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
+  { touch = true }: { touch?: boolean } = {},
+): Promise<Found | null> {
   const sessionToken = sessionTokenOf(ctx)
-  const found = sessionToken ? await readStoredSession(ctx, sessionToken, true) : null
+  const found = sessionToken ? await readStoredSession(ctx, sessionToken, true, touch) : null
   if (!ctx.config.migrateSessions) return found
   if (found) {
     dropAuthjsCookies(ctx)
@@ -64,7 +94,7 @@ export async function readDatabaseSession(
   }
   // `migrateSessions`: the row of an Auth.js session cookie carries on under Latch's cookie.
   for (const token of takeAuthjsSessionTokens(ctx)) {
-    const migrated = await readStoredSession(ctx, token, false)
+    const migrated = await readStoredSession(ctx, token, false, touch)
     if (migrated) {
       setCookie(ctx, token, migrated.session.expires)
       return migrated
@@ -80,35 +110,79 @@ export async function readDatabaseSession(
  */
 async function readStoredSession(
   ctx: SessionContext,
-  sessionToken: string,
+  token: string,
   ownCookie: boolean,
-): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
+  touch: boolean,
+): Promise<Found | null> {
   const adapter = adapterOf(ctx)
-  const found = await callAdapter("getSessionAndUser", () =>
-    adapter.getSessionAndUser(sessionToken),
-  )
+  const key = await storedToken(ctx.config, token)
+  const cache = sessionCacheOf(ctx.config)
+  const now = Date.now()
+  const cached = cache?.get(key, now)
+  let found = cached?.hit ?? null
+  if (!found) {
+    found = await callAdapter("getSessionAndUser", () => adapter.getSessionAndUser(key))
+    if (!found && mayBeStoredUnhashed(ctx.config, token)) {
+      found = await moveUnderHash(adapter, token, key)
+    }
+    if (found && cache && found.session.expires.getTime() > now) {
+      cache.keep(key, found, cached!.generation, now)
+    }
+  }
   if (!found) {
     if (ownCookie) clearCookie(ctx)
     return null
   }
   const { session, user } = found
-  const now = Date.now()
   if (session.expires.getTime() <= now) {
-    await callAdapter("deleteSession", () => adapter.deleteSession(sessionToken))
+    cache?.changed({ sessionToken: key })
+    await callAdapter("deleteSession", () => adapter.deleteSession(key))
     if (ownCookie) clearCookie(ctx)
     return null
   }
   const { maxAge, updateAge } = ctx.config.session
   // The expiry was last pushed at `expires - maxAge`; push it again once `updateAge` has passed.
   const lastPushed = session.expires.getTime() - maxAge * 1000
-  if (now - lastPushed >= updateAge * 1000) {
+  if (touch && now - lastPushed >= updateAge * 1000) {
     const expires = new Date(now + maxAge * 1000)
-    await callAdapter("updateSession", () => adapter.updateSession({ sessionToken, expires }))
-    if (ownCookie) setCookie(ctx, sessionToken, expires)
-    return { session: { ...session, expires }, user }
+    const update: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken"> = {
+      sessionToken: key,
+      expires,
+    }
+    if (storesSessionFields(adapter)) update.lastSeenAt = new Date(now)
+    // Evicted here at once; the adapter's notification of the write evicts it everywhere else.
+    cache?.changed({ sessionToken: key })
+    await callAdapter("updateSession", () => adapter.updateSession(update))
+    if (ownCookie) setCookie(ctx, token, expires)
+    return { session: { ...session, ...update }, user }
   }
   return found
 }
+
+/**
+ * A row written before hashing (or by Auth.js), found by the token itself and moved under its
+ * hash: created anew (with a new id), then the old one deleted. Of two requests moving one row
+ * at once, the second finds the first one's row.
+ */
+async function moveUnderHash(adapter: SessionAdapter, token: string, key: string) {
+  const legacy = await callAdapter("getSessionAndUser", () => adapter.getSessionAndUser(token))
+  if (!legacy) return null
+  const { id: _id, sessionToken: _token, ...kept } = legacy.session
+  const moved: AdapterSession = { ...kept, sessionToken: key }
+  if (storesSessionFields(adapter)) moved.id = crypto.randomUUID()
+  let session: AdapterSession
+  try {
+    session = await callAdapter("createSession", () => adapter.createSession(moved))
+  } catch (error) {
+    const again = await callAdapter("getSessionAndUser", () => adapter.getSessionAndUser(key))
+    if (!again) throw error
+    return again
+  }
+  await callAdapter("deleteSession", () => adapter.deleteSession(token))
+  return { session, user: legacy.user }
+}
+
+type SessionAdapter = ReturnType<typeof adapterOf>
 
 /** Deletes the request's session and its cookie; returns what was deleted. */
 export async function deleteDatabaseSession(ctx: SessionContext): Promise<AdapterSession | null> {
@@ -117,7 +191,30 @@ export async function deleteDatabaseSession(ctx: SessionContext): Promise<Adapte
   clearCookie(ctx)
   dropAuthjsCookies(ctx)
   if (!sessionToken) return null
-  const adapter = adapterOf(ctx)
-  const deleted = await callAdapter("deleteSession", () => adapter.deleteSession(sessionToken))
+  return deleteSessionOfToken(ctx, sessionToken)
+}
+
+/**
+ * Deletes the session of a cookie's token (under its hash, or under the token itself for a row
+ * written before hashing), evicting it from this instance's cache at once; returns what was
+ * deleted.
+ */
+export async function deleteSessionOfToken(
+  ctx: Pick<SessionContext, "config">,
+  token: string,
+): Promise<AdapterSession | null> {
+  const adapter = requireMethods(ctx.config.adapter!, ["deleteSession"], "signing out")
+  const key = await storedToken(ctx.config, token)
+  sessionCacheOf(ctx.config)?.changed({ sessionToken: key })
+  let deleted = await callAdapter("deleteSession", () => adapter.deleteSession(key))
+  if (!deleted && mayBeStoredUnhashed(ctx.config, token)) {
+    deleted = await callAdapter("deleteSession", () => adapter.deleteSession(token))
+  }
   return deleted ?? null
+}
+
+/** The stored token of the request's session cookie, if there is a cookie. */
+export async function storedTokenOf(ctx: SessionContext): Promise<string | undefined> {
+  const token = sessionTokenOf(ctx)
+  return token === undefined ? undefined : storedToken(ctx.config, token)
 }

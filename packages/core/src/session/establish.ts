@@ -103,7 +103,10 @@ function destination(ctx: ActionContext, isNewUser: boolean, callbackUrl: string
   return isNewUser && newUser ? new URL(newUser, ctx.origin).href : callbackUrl
 }
 
-/** A database session for the (stored) user. */
+/** A database session for the (stored) user, with the device it signed in on. */
 async function startDatabaseSession(ctx: ActionContext, user: User): Promise<void> {
-  await createDatabaseSession(ctx, String(user.id))
+  await createDatabaseSession(ctx, String(user.id), {
+    userAgent: ctx.request.headers.get("user-agent"),
+    clientAddress: ctx.clientAddress,
+  })
 }

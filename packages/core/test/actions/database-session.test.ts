@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { listSessions, revokeSessions } from "../../src/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { memoryAdapter, type MemoryAdapter } from "../helpers/memory-adapter.js"
-import { ALICE, Browser, testConfig } from "../helpers/request.js"
+import { ALICE, Browser, storedTokenOf, testConfig } from "../helpers/request.js"
 
 const SESSION = "latch.session-token"
 const DAY = 24 * 60 * 60
@@ -41,9 +41,10 @@ describe("database sessions", () => {
     expect(response.status).toBe(302)
     const stored = onlySession(adapter)
     expect(stored.userId).toBe(ALICE.id)
-    // The cookie is the session token, not an encrypted JWT.
-    expect(browser.cookies.get(SESSION)).toBe(stored.sessionToken)
-    expect(stored.sessionToken).toMatch(/^[0-9a-f-]{36}$/)
+    // The cookie is the session token, not an encrypted JWT; the database holds its hash.
+    const token = browser.cookies.get(SESSION)!
+    expect(token).toMatch(/^[0-9a-f-]{36}$/)
+    expect(stored.sessionToken).toBe(storedTokenOf(token))
     const session = await browser.session()
     expect(session).toEqual({
       user: { name: ALICE.name, email: ALICE.email, image: ALICE.image },
@@ -65,7 +66,15 @@ describe("database sessions", () => {
   it("uses generateSessionToken", async () => {
     const { adapter, browser } = setup({ session: { generateSessionToken: () => "token-1" } })
     await browser.signIn()
-    expect(onlySession(adapter).sessionToken).toBe("token-1")
+    expect(browser.cookies.get(SESSION)).toBe("token-1")
+    expect(onlySession(adapter).sessionToken).toBe(storedTokenOf("token-1"))
+  })
+
+  it("stores the token itself with hashTokens: false, as Auth.js does", async () => {
+    const { adapter, browser } = setup({ session: { hashTokens: false } })
+    await browser.signIn()
+    expect(onlySession(adapter).sessionToken).toBe(browser.cookies.get(SESSION))
+    expect(await browser.session()).toMatchObject({ user: { email: ALICE.email } })
   })
 
   it("slides the expiry once updateAge has passed, not before", async () => {

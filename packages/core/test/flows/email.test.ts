@@ -10,7 +10,7 @@ import Nodemailer from "../../src/providers/nodemailer.js"
 import type { EmailUserConfig } from "../../src/providers/email.js"
 import type { AuthConfig } from "../../src/types.js"
 import { memoryAdapter, type MemoryAdapter } from "../helpers/memory-adapter.js"
-import { Browser, ORIGIN, SECRET, testConfig } from "../helpers/request.js"
+import { Browser, ORIGIN, SECRET, storedTokenOf, testConfig } from "../helpers/request.js"
 
 let mailbox: Mailbox
 beforeAll(async () => {
@@ -462,8 +462,8 @@ describe("following the link", () => {
     const victim = newAddress()
     adapter.createUser!({ id: "victim", email: victim, emailVerified: new Date() })
     adapter.createUser!({ id: "attacker", email: "attacker@example.com", emailVerified: null })
-    adapter.sessions.set("attacker-session", {
-      sessionToken: "attacker-session",
+    adapter.sessions.set(storedTokenOf("attacker-session"), {
+      sessionToken: storedTokenOf("attacker-session"),
       userId: "attacker",
       expires: new Date(Date.now() + 60_000),
     })
@@ -476,7 +476,7 @@ describe("following the link", () => {
       "AccountNotLinked",
     )
     expect(adapter.accounts.size).toBe(0)
-    expect(adapter.sessions.has("attacker-session")).toBe(true)
+    expect(adapter.sessions.has(storedTokenOf("attacker-session"))).toBe(true)
   })
 
   it("switches a browser that asked for the link to the link's user, attaching nothing to the other", async () => {

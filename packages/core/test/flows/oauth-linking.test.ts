@@ -8,7 +8,7 @@ import type { OIDCConfig } from "../../src/providers/index.js"
 import type { AuthConfig, JWTCallbackParams } from "../../src/types.js"
 import { memoryAdapter, type MemoryAdapter } from "../helpers/memory-adapter.js"
 import { ACCOUNTS, CLIENTS, login, startOP, type OP } from "../helpers/oidc-provider.js"
-import { ALICE, Browser, ORIGIN, testConfig } from "../helpers/request.js"
+import { ALICE, Browser, ORIGIN, storedTokenOf, testConfig } from "../helpers/request.js"
 
 let op: OP
 beforeAll(async () => {
@@ -169,7 +169,7 @@ describe("OAuth sign-in with an adapter", () => {
     const [user] = [...adapter.users.values()]
     const [session] = [...adapter.sessions.values()]
     expect(session).toMatchObject({ userId: user!.id })
-    expect(browser.cookies.get("latch.session-token")).toBe(session!.sessionToken)
+    expect(storedTokenOf(browser.cookies.get("latch.session-token")!)).toBe(session!.sessionToken)
     expect(await browser.session()).toMatchObject({
       user: { email: alice.email, name: alice.name },
     })

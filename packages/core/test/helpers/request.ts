@@ -2,6 +2,7 @@
  * Drives `Auth` as a browser would: real `Request` objects, and a cookie jar that keeps what
  * responses set for the next request.
  */
+import { createHash } from "node:crypto"
 import { parseSetCookie } from "cookie"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -147,4 +148,9 @@ export function writtenCookies(response: Response): string[] {
 /** A request to `Auth` with no cookie jar: for one-off inputs a browser would not send. */
 export function authRequest(path: string, init: RequestInit = {}, origin = ORIGIN): Request {
   return new Request(new URL(path, origin), init)
+}
+
+/** What the database holds for a session cookie's token (`session.hashTokens`, the default). */
+export function storedTokenOf(token: string): string {
+  return createHash("sha256").update(token).digest("hex")
 }

@@ -16,7 +16,7 @@ import type { CookieJar } from "../../cookies/jar.js"
 import { AccountNotLinked } from "../../errors.js"
 import type { EmailConfig } from "../../providers/email.js"
 import { callAdapter } from "../../session/adapter-call.js"
-import { sessionTokenOf } from "../../session/database-strategy.js"
+import { deleteSessionOfToken, sessionTokenOf } from "../../session/database-strategy.js"
 import { signedInUserId } from "../../session/signed-in.js"
 import { emailAdapter } from "./adapter.js"
 
@@ -102,10 +102,7 @@ export async function replaceSession<T>(
   const oldToken = database ? sessionTokenOf(ctx) : undefined
   const result = await signIn({ ...ctx, cookies: withoutSessionCookie(ctx) })
   if (oldToken && wroteSession(ctx)) {
-    const adapter = ctx.config.adapter
-    if (adapter?.deleteSession) {
-      await callAdapter("deleteSession", () => adapter.deleteSession!(oldToken))
-    }
+    if (ctx.config.adapter?.deleteSession) await deleteSessionOfToken(ctx, oldToken)
   }
   return result
 }
