@@ -2,6 +2,7 @@
  * Auth.js's own adapters, unchanged, under Latch's flows: @auth/pg-adapter (SERIAL ids) and
  * @auth/drizzle-adapter (text ids), each on PGlite with its documented schema.
  */
+import { createHash } from "node:crypto"
 import { listSessions, revokeSessions } from "@latch/core"
 import Credentials from "@latch/core/providers/credentials"
 import Nodemailer from "@latch/core/providers/nodemailer"
@@ -110,12 +111,15 @@ describe.each([
     expect(await browser.session()).toMatchObject({
       user: { name: "Grace", email: "grace@example.com", id: stored.id },
     })
+    // The adapter stores the token's SHA-256 (`session.hashTokens`, the default), not the token.
     const token = browser.cookies.get("latch.session-token")!
-    expect(await database.adapter.getSessionAndUser!(token)).toMatchObject({
+    const storedToken = createHash("sha256").update(token).digest("hex")
+    expect(await database.adapter.getSessionAndUser!(token)).toBeNull()
+    expect(await database.adapter.getSessionAndUser!(storedToken)).toMatchObject({
       user: { email: "grace@example.com" },
     })
     await browser.fetch("/auth/signout", { form: { csrfToken: await browser.csrfToken() } })
-    expect(await database.adapter.getSessionAndUser!(token)).toBeNull()
+    expect(await database.adapter.getSessionAndUser!(storedToken)).toBeNull()
     expect(await browser.session()).toBeNull()
   })
 
