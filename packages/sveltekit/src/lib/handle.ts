@@ -16,7 +16,7 @@ import { building } from "$app/environment"
 import { Auth } from "@latch/core"
 import type { RequestEvent } from "@sveltejs/kit"
 import { configFor, preparedFor, type PreparedConfig } from "./config.js"
-import { rememberConfig } from "./access-token.js"
+import { rememberConfig } from "./request-config.js"
 import { createLocalsAuth } from "./locals.js"
 import type { Handle, SvelteKitAuthConfigInput } from "./types.js"
 

@@ -20,6 +20,12 @@ import type { Handle, SvelteKitAuthConfigInput } from "./types.js"
 export type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
 export { isProtectedPath, protect } from "./protect.js"
 export { getAccessToken } from "./access-token.js"
+export {
+  getUserSessions,
+  revokeOtherSessions,
+  revokeUserSession,
+  type UserSession,
+} from "./user-sessions.js"
 export type { ProtectOptions, ProtectRule, RouteOfEvent } from "./protect.js"
 export { customFetch } from "@latch/core"
 export * from "@latch/core/errors"
