@@ -1,10 +1,12 @@
 // Database sessions: reading a session with `session.strategy: "database"` — @latch/pg-adapter on
 // PGlite (in memory, in this process) and on a real PostgreSQL server (a throwaway cluster, over
-// a pg.Pool) — against the JWT strategy, through `getSession` and `GET /auth/session`.
+// a pg.Pool), without and with the session cache (`session.cache`) — against the JWT strategy,
+// through `getSession` and `GET /auth/session`.
 // Interleaved in one process. `node database.mjs` prints the results; `node index.mjs` (the
 // `bench` script) also writes them into README.md, with the section `runDatabase()` returns.
+import { createHash } from "node:crypto"
 import { PGlite } from "@electric-sql/pglite"
-import { Auth, getSession } from "@latch/core"
+import { Auth, closeSessionCache, getSession } from "@latch/core"
 import Credentials from "@latch/core/providers/credentials"
 import { migrate, PostgresAdapter } from "@latch/pg-adapter"
 import pg from "pg"
@@ -43,12 +45,12 @@ function fail(message) {
 
 /** One configuration per strategy; `errors` collects what Latch logs (a failing read is logged
  * and answered as no session, so it must not go unnoticed). */
-function configFor(adapter, errors) {
+function configFor(adapter, errors, cache = false) {
   return {
     secret: SECRET,
     trustHost: true,
     ...(adapter
-      ? { adapter, session: { strategy: "database" } }
+      ? { adapter, session: { strategy: "database", cache } }
       : { session: { strategy: "jwt" } }),
     providers: [
       Credentials({
@@ -124,9 +126,10 @@ async function check(strategy) {
     fail(`${name}: GET /auth/session set cookies: ${response.headers.getSetCookie().join(" | ")}`)
 
   if (client) {
+    // The database holds the token's SHA-256, not the token (`session.hashTokens`).
     const { rows } = await client.query(
       "select user_id, expires from sessions where session_token = $1",
-      [token],
+      [createHash("sha256").update(token).digest("hex")],
     )
     if (rows.length !== 1 || rows[0].user_id !== USER.id)
       fail(`${name}: the cookie is not the token of a stored session of the user`)
@@ -181,9 +184,26 @@ async function measure(cleanup) {
       label: `database, PostgreSQL ${stores.postgres.version.split(" ")[0]} (pg.Pool, 127.0.0.1)`,
       client: stores.postgres.client,
     },
+    {
+      id: "pglite-cache",
+      name: "PGlite, cached",
+      label: "database, PGlite, `session.cache`",
+      client: stores.pglite.client,
+      cache: true,
+    },
+    {
+      id: "postgres-cache",
+      name: "PostgreSQL, cached",
+      label: `database, PostgreSQL ${stores.postgres.version.split(" ")[0]}, \`session.cache\``,
+      client: stores.postgres.client,
+      cache: true,
+    },
   ]
   for (const strategy of strategies) {
-    strategy.config = configFor(strategy.client && PostgresAdapter(strategy.client), errors)
+    const adapter = strategy.client && PostgresAdapter(strategy.client)
+    // A cached strategy's adapter watches the database (LISTEN) until the run ends.
+    if (strategy.cache) cleanup.push(() => closeSessionCache(adapter))
+    strategy.config = configFor(adapter, errors, strategy.cache === true)
     strategy.token = await signIn(strategy.config)
     const cookie = `${COOKIE_NAME}=${strategy.token}`
     strategy.request = () => new Request(`${ORIGIN}/auth/session`, { headers: { cookie } })
@@ -234,6 +254,8 @@ async function measure(cleanup) {
     jwt: find("jwt", read),
     pglite: find("pglite", read),
     postgres: find("postgres", read),
+    pgliteCache: find("pglite-cache", read),
+    postgresCache: find("postgres-cache", read),
   })
   const direct = byRead("getSession")
   const route = byRead("route")
@@ -265,7 +287,10 @@ async function measure(cleanup) {
     `Database sessions: getSession reads ${ratio(direct.pglite.vsJwt.median)}× (PGlite) and ` +
     `${ratio(direct.postgres.vsJwt.median)}× (PostgreSQL) the sessions per second of the JWT ` +
     `strategy, GET /auth/session ${ratio(route.pglite.vsJwt.median)}× and ` +
-    `${ratio(route.postgres.vsJwt.median)}× (medians of per-round ratios)`
+    `${ratio(route.postgres.vsJwt.median)}×; with the session cache getSession reads ` +
+    `${ratio(direct.pgliteCache.vsJwt.median)}× and ${ratio(direct.postgresCache.vsJwt.median)}×, ` +
+    `GET /auth/session ${ratio(route.pgliteCache.vsJwt.median)}× and ` +
+    `${ratio(route.postgresCache.vsJwt.median)}× (medians of per-round ratios)`
   console.log(summary)
 
   const rows = candidates
@@ -288,7 +313,10 @@ async function measure(cleanup) {
 sessions per second of the JWT strategy on PGlite (in memory) and ${ratio(direct.postgres.vsJwt.median)}×
 on a PostgreSQL server; \`GET /auth/session\` reads ${ratio(route.pglite.vsJwt.median)}× and
 ${ratio(route.postgres.vsJwt.median)}×** (ratio database/JWT of reads per second, same read, per
-round, median; below 1 the database strategy is slower).
+round, median; below 1 the database strategy is slower). **With the session cache
+(\`session.cache: true\`), \`getSession\` reads ${ratio(direct.pgliteCache.vsJwt.median)}× (PGlite) and
+${ratio(direct.postgresCache.vsJwt.median)}× (PostgreSQL), \`GET /auth/session\`
+${ratio(route.pgliteCache.vsJwt.median)}× and ${ratio(route.postgresCache.vsJwt.median)}×.**
 
 What is measured (\`bench/database.mjs\`): the same user signs in three times through Latch's
 credentials provider (\`GET /auth/csrf\`, then a form-encoded \`POST /auth/callback/credentials\`,
@@ -303,6 +331,11 @@ cookies carried over), under three configurations that differ only in where the 
   (\`max: ${POOL_SIZE}\`) on a throwaway PostgreSQL ${shortVersion} cluster started for the run
   (Debian's package; \`initdb\` in a temporary directory, TCP on 127.0.0.1, \`fsync\` off),
   stopped and removed at the end. The server is another process on the same machine.
+- **database, cached**: the same two with \`session.cache: true\` (and an adapter object of
+  their own, so a cache of their own): a session read recently is served from the instance's
+  memory, and the adapter's \`watchSessions\` (triggers and \`LISTEN\`/\`NOTIFY\`; PGlite's own
+  \`listen\`) evicts it the moment it changes. The reads here find it cached after the first; the
+  figure is the cost of a known session on a page.
 
 The database strategy only takes a credentials user the adapter knows, so each database is first
 migrated (\`migrate(client)\`) and given the user with \`adapter.createUser\`. Its cookie then holds
@@ -315,7 +348,7 @@ the signed-in user and set no cookie (no expiry is due before \`updateAge\`), th
 cookie is the token of a stored session of that user expiring when the reads say, and that Latch
 logged no error (a failing database read is logged and answered as no session).
 
-The six candidates run in one process, interleaved: after a ${WARMUP_MS / 1000} s warm-up per
+The ten candidates run in one process, interleaved: after a ${WARMUP_MS / 1000} s warm-up per
 candidate (which also sizes a fixed batch of about ${BATCH_MS} ms per candidate), ${ROUNDS} rounds
 each run every candidate's batch once, reads sequentially awaited, in an order rotating from round
 to round. A candidate's figure is the median of its per-round reads per second; each ratio is
