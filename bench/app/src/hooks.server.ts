@@ -9,16 +9,28 @@
  *   (the credentials rate limit on, as by default).
  * - `latch-unlimited`: the same with `rateLimit: false` (bench/rate-limit.mjs compares the two).
  * - `authjs`: `SvelteKitAuth(…).handle` of `@auth/sveltekit`, configured the same way.
+ * - `latch-db`: `latch` with database sessions and the session cache (`session.cache: true`), on
+ *   PostgreSQL (`DATABASE_URL`, a `pg.Pool`) or, without it, PGlite in memory in the process.
+ * - `latch-db-nocache`: the same without the cache: one database read per session read.
  */
 import { building } from "$app/environment"
 import { SvelteKitAuth as AuthJs } from "@auth/sveltekit"
 import AuthJsCredentials from "@auth/sveltekit/providers/credentials"
+import { migrate, PostgresAdapter } from "@latch/pg-adapter"
 import { SvelteKitAuth, type Session } from "@latch/sveltekit"
 import Credentials from "@latch/sveltekit/providers/credentials"
 import type { Handle, ServerInit } from "@sveltejs/kit"
 import { jwtDecrypt } from "jose"
 
-const MODES = ["none", "floor", "latch", "latch-unlimited", "authjs"] as const
+const MODES = [
+  "none",
+  "floor",
+  "latch",
+  "latch-unlimited",
+  "authjs",
+  "latch-db",
+  "latch-db-nocache",
+] as const
 type Mode = (typeof MODES)[number]
 
 // `vite build` loads this module too (to analyse the app): no mode is needed then.
@@ -102,6 +114,29 @@ const latch = (): Handle => SvelteKitAuth({ providers: [Credentials(credentials)
 const latchUnlimited = (): Handle =>
   SvelteKitAuth({ providers: [Credentials({ ...credentials, rateLimit: false })] }).handle
 
+// The database modes: the user the credentials provider signs in must exist in the database.
+const USER = { id: "1", name: "Alice", email: "alice@example.com", emailVerified: null }
+let adapter: ReturnType<typeof PostgresAdapter> | undefined
+
+async function openDatabase(): Promise<ReturnType<typeof PostgresAdapter>> {
+  const url = process.env.DATABASE_URL
+  const client = url
+    ? new (await import("pg")).default.Pool({ connectionString: url, max: 8 })
+    : new (await import("@electric-sql/pglite")).PGlite()
+  await migrate(client)
+  const opened = PostgresAdapter(client)
+  // Two servers may start on one database at once: the second one's insert may lose the race.
+  if (!(await opened.getUser(USER.id))) await opened.createUser(USER).catch(() => {})
+  return opened
+}
+
+const latchDb = (cache: boolean) => (): Handle =>
+  SvelteKitAuth({
+    adapter,
+    session: { strategy: "database", cache },
+    providers: [Credentials(credentials)],
+  }).handle
+
 // `trustHost`: @latch/sveltekit turns it on by default; @auth/sveltekit only in development, so
 // a production build must say so (or set AUTH_TRUST_HOST).
 const authjs = (): Handle =>
@@ -110,6 +145,7 @@ const authjs = (): Handle =>
 // --- The hooks --------------------------------------------------------------------------------
 
 export const init: ServerInit = async () => {
+  if (mode === "latch-db" || mode === "latch-db-nocache") adapter = await openDatabase()
   if (mode !== "floor") return
   const secret = process.env.AUTH_SECRET
   if (!secret) throw new Error("BENCH_MODE=floor needs AUTH_SECRET")
@@ -122,5 +158,9 @@ const handles: Record<Mode, () => Handle> = {
   latch,
   "latch-unlimited": latchUnlimited,
   authjs,
+  "latch-db": latchDb(true),
+  "latch-db-nocache": latchDb(false),
 }
-export const handle: Handle = handles[mode]()
+// Built at the first request: `init` (which opens the database) has run by then.
+let chosen: Handle | undefined
+export const handle: Handle = (input) => (chosen ??= handles[mode]())(input)

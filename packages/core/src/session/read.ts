@@ -84,8 +84,18 @@ async function readFromDatabase(
       user,
       ...(update ? { trigger: "update" as const, newSession: update.data } : {}),
     } as unknown as SessionCallbackParams)
-    // The stored session's fields (its token above all) never reach the client by default.
-    const { sessionToken: _token, userId: _userId, ...exposed } = result as Record<string, unknown>
+    // The stored session's fields (its token above all, and Latch's id and device fields) never
+    // reach the client by default: the callback may copy what it wants to show.
+    const {
+      sessionToken: _token,
+      userId: _userId,
+      id: _id,
+      userAgent: _userAgent,
+      clientAddress: _clientAddress,
+      createdAt: _createdAt,
+      lastSeenAt: _lastSeenAt,
+      ...exposed
+    } = result as Record<string, unknown>
     if (exposed.expires instanceof Date) exposed.expires = exposed.expires.toISOString()
     const session = exposed as unknown as Session
     await emitEvent(ctx, "session", { session, token: undefined as never })

@@ -71,6 +71,13 @@ describe("the signed-in user's sessions", () => {
     )
   })
 
+  it("keeps the id and device fields out of the session the client reads", async () => {
+    const { config } = setup()
+    const laptop = await signInFrom(config, FIREFOX, "203.0.113.9")
+    const session = await laptop.session()
+    expect(Object.keys(session!).sort()).toEqual(["expires", "user"])
+  })
+
   it("is null without a session", async () => {
     const { config } = setup()
     expect(await getUserSessions(new Request(`${ORIGIN}/account`), config)).toBeNull()
