@@ -6,21 +6,35 @@ import {
   fromNow,
   newAccount,
   newAuthenticator,
+  newLatchSession,
   newSession,
   newUser,
   newVerificationToken,
   randomId,
 } from "./fixtures.js"
 import { adapterMethods } from "./methods.js"
+import { defineSessionFieldCases } from "./session-cases.js"
 import type { TestApi } from "./test-api.js"
 
-type Full = Required<Adapter>
+export type Full = Required<Adapter>
 type WithAdapter = (test: (adapter: Full) => Promise<void>) => Promise<void>
+/** A case: the adapter, and `skip(why)` for a case that does not apply to it. */
+export type Case = (adapter: Full, skip: (why: string) => void) => Promise<void>
+export type DefineCase = (title: string, test: Case) => void
 
 export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
   const { describe, expect } = t
-  const it = (title: string, test: (adapter: Full) => Promise<void>) =>
-    t.it(title, () => withAdapter(test))
+  const it: DefineCase = (title, test) =>
+    t.it(title, (context?: { skip?: (note?: string) => void }) =>
+      withAdapter((adapter) => test(adapter, (why) => context?.skip?.(why))),
+    )
+  /**
+   * A new session of `userId`, with Latch's session fields when the adapter stores them (it
+   * implements `deleteSessionById`), as core creates sessions: so that every session case checks
+   * those fields too.
+   */
+  const newSessionFor = (a: Full, userId: string) =>
+    typeof a.deleteSessionById === "function" ? newLatchSession(userId) : newSession(userId)
   /** "Not found" for methods whose type allows null or undefined. */
   const expectNothing = (value: unknown) => expect(value ?? null).toBeNull()
 
@@ -125,9 +139,9 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
       await a.createUser(user)
       await a.createUser(other)
       const account = newAccount(user.id)
-      const session = newSession(user.id)
+      const session = newSessionFor(a, user.id)
       const authenticator = newAuthenticator(user.id)
-      const otherSession = newSession(other.id)
+      const otherSession = newSessionFor(a, other.id)
       await a.linkAccount(account)
       await a.createSession(session)
       await a.createSession(otherSession)
@@ -266,7 +280,7 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
     it("createSession returns the session; getSessionAndUser returns it with its user", async (a) => {
       const user = newUser()
       await a.createUser(user)
-      const session = newSession(user.id)
+      const session = newSessionFor(a, user.id)
       expect(await a.createSession(session)).toEqual(session)
       const found = await a.getSessionAndUser(session.sessionToken)
       expect(found).toEqual({ session, user })
@@ -280,7 +294,7 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
     it("updateSession moves expires", async (a) => {
       const user = newUser()
       await a.createUser(user)
-      const session = newSession(user.id)
+      const session = newSessionFor(a, user.id)
       await a.createSession(session)
       const expires = fromNow(90 * 24 * 3_600_000)
       const updated = await a.updateSession({ sessionToken: session.sessionToken, expires })
@@ -300,7 +314,7 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
     it("deleteSession removes the session; an unknown token does not throw", async (a) => {
       const user = newUser()
       await a.createUser(user)
-      const session = newSession(user.id)
+      const session = newSessionFor(a, user.id)
       await a.createSession(session)
       const deleted = await a.deleteSession(session.sessionToken)
       if (deleted) expect(deleted).toEqual(session)
@@ -314,9 +328,13 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
       const other = newUser()
       await a.createUser(user)
       await a.createUser(other)
-      const sessions = [newSession(user.id), newSession(user.id), newSession(user.id)]
+      const sessions = [
+        newSessionFor(a, user.id),
+        newSessionFor(a, user.id),
+        newSessionFor(a, user.id),
+      ]
       for (const session of sessions) await a.createSession(session)
-      await a.createSession(newSession(other.id))
+      await a.createSession(newSessionFor(a, other.id))
 
       const listed = await a.listSessionsByUserId(user.id)
       const byToken = (x: { sessionToken: string }, y: { sessionToken: string }) =>
@@ -330,8 +348,8 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
       const other = newUser()
       await a.createUser(user)
       await a.createUser(other)
-      const mine = [newSession(user.id), newSession(user.id)]
-      const theirs = newSession(other.id)
+      const mine = [newSessionFor(a, user.id), newSessionFor(a, user.id)]
+      const theirs = newSessionFor(a, other.id)
       for (const session of [...mine, theirs]) await a.createSession(session)
 
       expect(await a.deleteSessionsByUserId(user.id)).toBe(2)
@@ -344,6 +362,10 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
       expect(await a.getUser(user.id)).toEqual(user)
       expect(await a.deleteSessionsByUserId(user.id)).toBe(0)
     })
+  })
+
+  describe("session fields and changes", () => {
+    defineSessionFieldCases(t, it)
   })
 
   describe("verification tokens", () => {

@@ -59,6 +59,24 @@ export function newSession(userId: string, fields: Partial<AdapterSession> = {})
   return { sessionToken: randomId("session"), userId, expires: fromNow(30 * 24 * HOUR), ...fields }
 }
 
+/**
+ * A session with Latch's session fields too (`id`, device, times), as core creates it for an
+ * adapter that implements `deleteSessionById`.
+ */
+export function newLatchSession(
+  userId: string,
+  fields: Partial<AdapterSession> = {},
+): AdapterSession {
+  return newSession(userId, {
+    id: randomUUID(),
+    userAgent: "Firefox on Linux",
+    clientAddress: "203.0.113.7",
+    createdAt: fromNow(-60_000),
+    lastSeenAt: null,
+    ...fields,
+  })
+}
+
 export function newVerificationToken(fields: Partial<VerificationToken> = {}): VerificationToken {
   return {
     identifier: `${randomId("email")}@example.com`,

@@ -21,7 +21,9 @@ export type Hook = (fn: () => Promise<void> | void, timeout?: number) => void
 
 export interface TestApi {
   describe(name: string, fn: () => void): void
-  it(name: string, fn: () => Promise<void> | void, timeout?: number): void
+  /** `fn` receives the runner's test context; a case that does not apply calls its `skip()`
+   * when it has one (vitest), and passes otherwise. */
+  it(name: string, fn: (context?: any) => Promise<void> | void, timeout?: number): void
   expect: Expect
   /** When given, `setup` runs once for the whole suite (each test uses its own random ids). */
   beforeAll?: Hook

@@ -9,10 +9,19 @@
  *   updateAuthenticatorCounter, and deleteUser cascading to them;
  * - updateUser and updateSession of an unknown id create a partial record (a user without
  *   email, a session without userId): here they throw and return null respectively.
- * listSessionsByUserId and deleteSessionsByUserId came to core's adapter in 95a0739; the
- * versions here are used only where core's are missing.
+ * - listSessionsByUserId returns core's stored objects themselves: here, copies;
+ *   deleteSessionsByUserId is redone here so that each session it deletes is reported.
+ *
+ * It also has Latch's session methods, so that their cases run on a second adapter:
+ * deleteSessionById (core's adapter keeps every field it is given), and watchSessions, which
+ * reports this adapter's own writes as they happen (there is nobody else to write).
  */
-import type { AdapterAuthenticator } from "@latch/core/adapters"
+import type {
+  AdapterAuthenticator,
+  AdapterSession,
+  SessionChange,
+  SessionChangeListener,
+} from "@latch/core/adapters"
 import { memoryAdapter as coreMemoryAdapter } from "../../core/test/helpers/memory-adapter.js"
 
 export function memoryAdapter() {
@@ -20,6 +29,21 @@ export function memoryAdapter() {
   const authenticators = new Map<string, AdapterAuthenticator>()
   const { users, accounts, sessions } = core
   const copy = <T extends object>(value: T): T => ({ ...value })
+  const listeners = new Set<SessionChangeListener>()
+  const report = (change: SessionChange) => {
+    for (const listener of listeners) listener.changed(change)
+  }
+  const deleteSessionsOf = (userId: string) => {
+    let count = 0
+    for (const [key, session] of sessions) {
+      if (session.userId === userId) {
+        sessions.delete(key)
+        report({ sessionToken: key })
+        count++
+      }
+    }
+    return count
+  }
 
   return {
     ...core,
@@ -27,35 +51,51 @@ export function memoryAdapter() {
 
     updateUser(user: Parameters<NonNullable<typeof core.updateUser>>[0]) {
       if (!users.has(user.id)) throw new Error(`no user with id ${user.id}`)
-      return core.updateUser!(user)
+      const updated = core.updateUser!(user)
+      report({ userId: user.id })
+      return updated
     },
     deleteUser(id: string) {
       for (const [key, authenticator] of authenticators) {
         if (authenticator.userId === id) authenticators.delete(key)
       }
-      return core.deleteUser!(id)
+      deleteSessionsOf(id)
+      const deleted = core.deleteUser!(id)
+      report({ userId: id })
+      return deleted
     },
     updateSession(session: Parameters<NonNullable<typeof core.updateSession>>[0]) {
       if (!sessions.has(session.sessionToken)) return null
-      return core.updateSession!(session)
+      // A field given as undefined is kept, as the Adapter type says.
+      const given = Object.fromEntries(Object.entries(session).filter(([, v]) => v !== undefined))
+      const updated = core.updateSession!(given as typeof session)
+      report({ sessionToken: session.sessionToken })
+      return updated
+    },
+    deleteSession(sessionToken: string) {
+      const deleted = core.deleteSession!(sessionToken)
+      if (deleted) report({ sessionToken })
+      return deleted
     },
 
-    listSessionsByUserId:
-      core.listSessionsByUserId ??
-      ((userId: string) =>
-        [...sessions.values()].filter((session) => session.userId === userId).map(copy)),
-    deleteSessionsByUserId:
-      core.deleteSessionsByUserId ??
-      ((userId: string) => {
-        let count = 0
-        for (const [key, session] of sessions) {
-          if (session.userId === userId) {
-            sessions.delete(key)
-            count++
-          }
+    listSessionsByUserId: (userId: string) =>
+      [...sessions.values()].filter((session) => session.userId === userId).map(copy),
+    deleteSessionsByUserId: deleteSessionsOf,
+    deleteSessionById(userId: string, id: string): AdapterSession | null {
+      for (const [key, session] of sessions) {
+        if (session.id === id && session.userId === userId) {
+          sessions.delete(key)
+          report({ sessionToken: key })
+          return copy(session)
         }
-        return count
-      }),
+      }
+      return null
+    },
+    watchSessions(listener: SessionChangeListener) {
+      listeners.add(listener)
+      listener.live(true)
+      return { close: () => void listeners.delete(listener) }
+    },
     getAccount(providerAccountId: string, provider: string) {
       for (const account of accounts.values()) {
         if (account.provider === provider && account.providerAccountId === providerAccountId) {

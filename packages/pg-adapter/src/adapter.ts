@@ -4,7 +4,8 @@
  * Each method is a single parameterised statement that finds its rows through an index (a
  * primary key, a unique constraint or an index on `user_id`); `getSessionAndUser` is one join,
  * and `useVerificationToken` one `delete … returning`, so a token is handed out once even when
- * several requests race for it.
+ * several requests race for it. `watchSessions` (watch.ts) listens to what the triggers of
+ * `migrate` report.
  */
 import type {
   Adapter,
@@ -25,6 +26,7 @@ import {
   accountColumns,
   accountValues,
   emailValue,
+  sessionValues,
   toAccount,
   toAuthenticator,
   toSession,
@@ -33,6 +35,7 @@ import {
   userColumns,
   userValues,
 } from "./rows.js"
+import { watchSessions } from "./watch.js"
 
 type MethodName =
   | "createUser"
@@ -49,6 +52,8 @@ type MethodName =
   | "deleteSession"
   | "listSessionsByUserId"
   | "deleteSessionsByUserId"
+  | "deleteSessionById"
+  | "watchSessions"
   | "createVerificationToken"
   | "useVerificationToken"
   | "getAccount"
@@ -250,11 +255,15 @@ export function PostgresAdapter(
     },
 
     async createSession(session: AdapterSession) {
+      // Latch gives an id and a creation time; a caller that does not gets the columns' own.
       const row = await first(
         "createSession",
-        `insert into ${t.sessions} (session_token, user_id, expires) values ($1, $2, $3)
+        `insert into ${t.sessions} (session_token, user_id, expires, id, user_agent,
+           client_address, created_at, last_seen_at)
+         values ($1, $2, $3, coalesce($4, gen_random_uuid()::text), $5, $6,
+           coalesce($7, now()), $8)
          returning *`,
-        [session.sessionToken, session.userId, session.expires],
+        sessionValues(session),
       )
       return toSession(row!)
     },
@@ -262,7 +271,8 @@ export function PostgresAdapter(
     async getSessionAndUser(sessionToken) {
       const row = await first(
         "getSessionAndUser",
-        `select s.session_token, s.user_id, s.expires,
+        `select s.session_token, s.user_id, s.expires, s.id as session_id, s.user_agent,
+                s.client_address, s.created_at, s.last_seen_at,
                 u.id, u.name, u.email, u.email_verified, u.image
          from ${t.sessions} s join ${t.users} u on u.id = s.user_id
          where s.session_token = $1`,
@@ -272,12 +282,20 @@ export function PostgresAdapter(
     },
 
     async updateSession(session) {
+      // A field not given is kept; `lastSeenAt: null` clears it (the others cannot be null).
       const row = await first(
         "updateSession",
         `update ${t.sessions}
-         set expires = coalesce($2, expires), user_id = coalesce($3, user_id)
+         set expires = coalesce($2, expires), user_id = coalesce($3, user_id),
+             last_seen_at = case when $5::boolean then $4::timestamptz else last_seen_at end
          where session_token = $1 returning *`,
-        [session.sessionToken, session.expires ?? null, session.userId ?? null],
+        [
+          session.sessionToken,
+          session.expires ?? null,
+          session.userId ?? null,
+          session.lastSeenAt ?? null,
+          session.lastSeenAt !== undefined,
+        ],
       )
       return row && toSession(row)
     },
@@ -307,6 +325,21 @@ export function PostgresAdapter(
         [userId],
       )
       return deleted.length
+    },
+
+    async deleteSessionById(userId, id) {
+      // Scoped to the user: an id alone, guessed or taken from another account's page, ends
+      // nothing.
+      const row = await first(
+        "deleteSessionById",
+        `delete from ${t.sessions} where id = $2 and user_id = $1 returning *`,
+        [userId, id],
+      )
+      return row && toSession(row)
+    },
+
+    async watchSessions(listener) {
+      return watchSessions(client, listener, options)
     },
 
     async createVerificationToken(token: VerificationToken) {

@@ -9,10 +9,26 @@ export interface Queryable {
 /** A row as the drivers return it: column name → value. */
 export type Row = Record<string, unknown>
 
-/** Where the tables live: `{ schema: "auth" }` puts them in schema `auth` (default: none given,
- * so PostgreSQL's `search_path`, usually `public`). */
+/** Options of `PostgresAdapter`, `migrate` and the other functions that take a client. */
 export interface PostgresAdapterOptions {
+  /** Where the tables live: `{ schema: "auth" }` puts them in schema `auth` (default: none
+   * given, so PostgreSQL's `search_path`, usually `public`). */
   schema?: string
+  /** How `watchSessions` checks its connection (a `pg.Pool` only). */
+  watch?: WatchOptions
+}
+
+/** How `watchSessions` checks that its listening connection is alive. */
+export interface WatchOptions {
+  /**
+   * How often (milliseconds) the listening connection runs a trivial query. One that fails, or
+   * has no answer within twice this time, counts as a dropped connection: the listener hears
+   * `live(false)` and the watch reconnects. A connection that dies outright (the server
+   * stopped, the backend was terminated) is noticed at once, without waiting for it.
+   *
+   * @default 1000
+   */
+  heartbeatMs?: number
 }
 
 /** An error of the database or of the connection to it, with the adapter method that failed. */
@@ -36,6 +52,27 @@ export function quoteIdentifier(name: string): string {
     throw new TypeError(`@latch/pg-adapter: invalid schema name ${JSON.stringify(name)}`)
   }
   return `"${name.replaceAll('"', '""')}"`
+}
+
+/** Quotes an SQL string literal: `it's` → `'it''s'` (with `standard_conforming_strings`, on
+ * by default since PostgreSQL 9.1, a backslash is an ordinary character). */
+export function quoteLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`
+}
+
+/**
+ * Wraps a function or `do` body in dollar quotes whose tag does not occur in it: the body may
+ * hold a schema name, which may hold anything, `$latch$` included.
+ */
+export function dollarQuote(body: string): string {
+  let tag = "$latch$"
+  for (let n = 1; body.includes(tag); n++) tag = `$latch${n}$`
+  return `${tag}${body}${tag}`
+}
+
+/** `name` in the adapter's schema: `"auth".name`, or just `name` without a schema. */
+export function qualifiedName(name: string, options: PostgresAdapterOptions = {}): string {
+  return options.schema === undefined ? name : `${quoteIdentifier(options.schema)}.${name}`
 }
 
 /** The six table names, schema-qualified when a schema is given. */

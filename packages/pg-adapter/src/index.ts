@@ -6,4 +6,11 @@
  */
 export { PostgresAdapter, type PostgresAdapterMethods } from "./adapter.js"
 export { migrate, schemaSql } from "./migrate.js"
-export { PostgresAdapterError, type PostgresAdapterOptions, type Queryable } from "./client.js"
+export { sessionsChannel } from "./channel.js"
+export { hashSessionTokens, hashSessionTokensSql } from "./hash-tokens.js"
+export {
+  PostgresAdapterError,
+  type PostgresAdapterOptions,
+  type Queryable,
+  type WatchOptions,
+} from "./client.js"

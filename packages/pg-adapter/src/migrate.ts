@@ -1,13 +1,19 @@
 /**
- * The schema: six tables, created if they do not exist, in one transaction.
+ * The schema: six tables, created if they do not exist, the upgrade of tables made by an earlier
+ * version, and the triggers that report session changes (see triggers.ts), in one transaction.
+ *
+ * Needs PostgreSQL 13 or later (`gen_random_uuid()` without an extension).
  */
 import {
+  dollarQuote,
   PostgresAdapterError,
   quoteIdentifier,
+  quoteLiteral,
   tableNames,
   type PostgresAdapterOptions,
   type Queryable,
 } from "./client.js"
+import { notifySql } from "./triggers.js"
 
 /** A client that can run several statements at once (PGlite's `exec`). */
 interface Executable {
@@ -54,9 +60,16 @@ create index if not exists accounts_user_id_idx on ${t.accounts} (user_id);
 create table if not exists ${t.sessions} (
   session_token text primary key,
   user_id text not null references ${t.users} (id) on delete cascade,
-  expires timestamptz not null
+  expires timestamptz not null,
+  id text not null default gen_random_uuid()::text,
+  user_agent text,
+  client_address text,
+  created_at timestamptz not null default now(),
+  last_seen_at timestamptz
 );
 create index if not exists sessions_user_id_idx on ${t.sessions} (user_id);
+${sessionFieldsUpgrade(t.sessions)}
+create unique index if not exists sessions_id_idx on ${t.sessions} (id);
 
 create table if not exists ${t.verificationTokens} (
   identifier text not null,
@@ -83,12 +96,40 @@ create table if not exists ${t.counters} (
   expires timestamptz not null
 );
 create index if not exists counters_expires_idx on ${t.counters} (expires);
-`
+${notifySql(options)}`
+}
+
+/** The columns that sessions tables made by @latch/pg-adapter 0.1 lack. */
+const SESSION_FIELDS = ["id", "user_agent", "client_address", "created_at", "last_seen_at"]
+
+/**
+ * Adds Latch's session fields to a sessions table made before them. Each existing session gets
+ * an id of its own (a volatile default is evaluated row by row) and the migration's time as
+ * `created_at`. `alter table` locks the table exclusively even when there is nothing to add, so
+ * it runs only when a column is missing: an up-to-date database is not locked at every start.
+ */
+function sessionFieldsUpgrade(sessions: string): string {
+  const columns = SESSION_FIELDS.map((name) => `'${name}'`).join(", ")
+  return `do ${dollarQuote(`
+begin
+  if (select count(*) from pg_attribute
+      where attrelid = ${quoteLiteral(sessions)}::regclass and not attisdropped
+        and attname in (${columns})) < ${SESSION_FIELDS.length} then
+    alter table ${sessions}
+      add column if not exists id text not null default gen_random_uuid()::text,
+      add column if not exists user_agent text,
+      add column if not exists client_address text,
+      add column if not exists created_at timestamptz not null default now(),
+      add column if not exists last_seen_at timestamptz;
+  end if;
+end
+`)};`
 }
 
 /**
- * Creates the adapter's tables and indexes if they do not exist; safe to run at every start,
- * from several processes at once.
+ * Creates the adapter's tables, indexes, triggers and functions if they do not exist, and
+ * upgrades tables made by an earlier version; safe to run at every start, from several processes
+ * at once.
  *
  * The statements go to the server as one multi-statement query, which PostgreSQL runs as one
  * transaction: all of it or nothing. With PGlite that is `exec`; with `pg` it is `query`

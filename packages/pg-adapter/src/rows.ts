@@ -117,12 +117,40 @@ export function toAccount(row: Row): AdapterAccount {
   return account as unknown as AdapterAccount
 }
 
+function toNullableDate(value: unknown): Date | null {
+  return value === null || value === undefined ? null : toDate(value)
+}
+
+/**
+ * A session row, with Latch's session fields. In the join of `getSessionAndUser` the users'
+ * `id` takes the name, so the session's comes as `session_id`.
+ */
 export function toSession(row: Row): AdapterSession {
   return {
     sessionToken: row.session_token as string,
     userId: row.user_id as string,
     expires: toDate(row.expires),
+    id: ("session_id" in row ? row.session_id : row.id) as string,
+    userAgent: toNullableString(row.user_agent),
+    clientAddress: toNullableString(row.client_address),
+    createdAt: toNullableDate(row.created_at),
+    lastSeenAt: toNullableDate(row.last_seen_at),
   }
+}
+
+/** The session's columns as `createSession` inserts them, in this order; an id or creation
+ * time not given is left to the column's default (a random UUID, now). */
+export function sessionValues(session: AdapterSession): unknown[] {
+  return [
+    session.sessionToken,
+    session.userId,
+    session.expires,
+    session.id ?? null,
+    session.userAgent ?? null,
+    session.clientAddress ?? null,
+    session.createdAt ?? null,
+    session.lastSeenAt ?? null,
+  ]
 }
 
 export function toVerificationToken(row: Row): VerificationToken {

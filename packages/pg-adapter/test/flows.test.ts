@@ -6,6 +6,7 @@
  * `listSessions` and `revokeSessions` come from the same sources here, so that one copy of core
  * drives the flows (the adapter only imports core's types).
  */
+import { createHash } from "node:crypto"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { listSessions, revokeSessions } from "../../core/src/index.js"
 import type { AuthConfig } from "../../core/src/types.js"
@@ -22,6 +23,9 @@ import { clients, useEmptyDatabase } from "./clients.js"
 
 const SESSION = "latch.session-token"
 const DAY = 24 * 60 * 60
+
+/** What the database holds for a cookie's token: its SHA-256, in lowercase hex. */
+const stored = (token: string | undefined) => createHash("sha256").update(token!).digest("hex")
 
 interface SessionRow {
   session_token: string
@@ -70,7 +74,7 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
     return { config, browser: new Browser(config), signOut }
   }
 
-  it("signs in with credentials into a database session whose token is the cookie", async () => {
+  it("signs in with credentials into a database session stored under the cookie's hash", async () => {
     const { config, browser } = await setup()
     expect(config.session).toBeUndefined() // the database strategy is the default with an adapter
     const response = await browser.signIn()
@@ -79,16 +83,18 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
 
     const row = await onlySessionRow()
     expect(row.user_id).toBe(ALICE.id)
-    expect(browser.cookies.get(SESSION)).toBe(row.session_token)
-    expect(row.session_token).toMatch(/^[0-9a-f-]{36}$/)
+    expect(browser.cookies.get(SESSION)).toMatch(/^[0-9a-f-]{36}$/)
+    expect(row.session_token).toBe(stored(browser.cookies.get(SESSION)))
     // 30 days from now, as stored.
     expect(row.expires.getTime() - Date.now()).toBeGreaterThan(30 * DAY * 1000 - 60_000)
     expect(row.expires.getTime() - Date.now()).toBeLessThanOrEqual(30 * DAY * 1000)
 
-    expect(await adapter.getSessionAndUser(row.session_token)).toEqual({
+    const found = await adapter.getSessionAndUser(row.session_token)
+    expect(found).toMatchObject({
       session: { sessionToken: row.session_token, userId: ALICE.id, expires: row.expires },
       user: { ...ALICE, emailVerified: null },
     })
+    expect(found!.session.id).toMatch(/^[0-9a-f-]{36}$/)
   })
 
   it("shows the stored user at GET /auth/session, never the token", async () => {
@@ -133,7 +139,11 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
     expect(await sessionRows()).toEqual([])
     expect(browser.cookies.has(SESSION)).toBe(false)
     expect(signOut).toHaveBeenCalledWith({
-      session: { sessionToken: row.session_token, userId: ALICE.id, expires: row.expires },
+      session: expect.objectContaining({
+        sessionToken: row.session_token,
+        userId: ALICE.id,
+        expires: row.expires,
+      }),
     })
     expect(await browser.session()).toBeNull()
     // The user stays.
@@ -176,7 +186,10 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
     expect(moved.session_token).toBe(first.session_token)
     expect(moved.expires.toISOString()).toBe("2026-02-01T00:00:01.000Z")
     expect(moved.expires.getTime() - first.expires.getTime()).toBe((DAY + 1) * 1000)
-    expect(due.headers.getSetCookie().join()).toContain(`${SESSION}=${first.session_token}`)
+    expect(first.session_token).toBe(stored(browser.cookies.get(SESSION)))
+    expect(due.headers.getSetCookie().join()).toContain(
+      `${SESSION}=${browser.cookies.get(SESSION)}`,
+    )
     expect((await due.json()).expires).toBe(moved.expires.toISOString())
 
     // The session lives on past the first expiry, thanks to the moved row.
@@ -198,7 +211,7 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
     const { browser } = await setup({ session: { generateSessionToken: () => "custom-token-1" } })
     const response = await browser.signIn()
     const row = await onlySessionRow()
-    expect(row.session_token).toBe("custom-token-1")
+    expect(row.session_token).toBe(stored("custom-token-1"))
     const line = response.headers.getSetCookie().find((l) => l.startsWith(`${SESSION}=`))!
     expect(line).toContain(`${SESSION}=custom-token-1;`)
     expect(line).toContain(`Expires=${row.expires.toUTCString()}`)
@@ -275,7 +288,7 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
 
     const listed = await listSessions(config, ALICE.id)
     expect(listed).toHaveLength(2)
-    expect(listed.map((s) => s.sessionToken).sort()).toEqual([...tokens].sort())
+    expect(listed.map((s) => s.sessionToken).sort()).toEqual(tokens.map(stored).sort())
     for (const s of listed) {
       expect(s.userId).toBe(ALICE.id)
       expect(s.expires).toBeInstanceOf(Date)
@@ -356,7 +369,7 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
 
       const row = await onlySessionRow()
       expect(row.user_id).toBe(userId)
-      expect(browser.cookies.get(SESSION)).toBe(row.session_token)
+      expect(row.session_token).toBe(stored(browser.cookies.get(SESSION)))
       expect(await browser.session()).toEqual({
         user: { name: alice.name, email: alice.email, image: alice.picture },
         expires: row.expires.toISOString(),
@@ -377,7 +390,7 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
       expect(sessions).toHaveLength(2)
       expect(sessions.map((s) => s.user_id)).toEqual([userId, userId])
       expect(sessions.map((s) => s.session_token).sort()).toEqual(
-        [browser.cookies.get(SESSION), other.cookies.get(SESSION)].sort(),
+        [browser.cookies.get(SESSION), other.cookies.get(SESSION)].map(stored).sort(),
       )
       expect(events.createUser).toHaveBeenCalledTimes(1)
       expect(events.linkAccount).toHaveBeenCalledTimes(1)
@@ -432,7 +445,9 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
       const { config } = oauthSetup()
       const browser = new Browser(config)
       await signInWithOP(browser)
-      const { session: before } = (await adapter.getSessionAndUser(browser.cookies.get(SESSION)!))!
+      const { session: before } = (await adapter.getSessionAndUser(
+        stored(browser.cookies.get(SESSION)),
+      ))!
       await browser.fetch("/auth/signout", { form: { csrfToken: await browser.csrfToken() } })
       expect(await sessionRows()).toEqual([])
 
@@ -461,7 +476,7 @@ describe.each(clients)("database sessions through Auth on $name", ({ open }) => 
         { user_id: ALICE.id, provider: "op", provider_account_id: "alice" },
       ])
       expect((await db().client.query("select id from users")).rows).toEqual([{ id: ALICE.id }])
-      const current = await adapter.getSessionAndUser(browser.cookies.get(SESSION)!)
+      const current = await adapter.getSessionAndUser(stored(browser.cookies.get(SESSION)))
       expect(current?.user.id).toBe(ALICE.id)
     })
 
