@@ -77,7 +77,7 @@ const FULL_GC = /ms: (Mark-Compact|Mark-sweep)\b[^\d]*[\d.]+ \([\d.]+\) -> ([\d.
  * collections (`output()`), and `fullGcs`: the time and the heap left (bytes) after each full
  * garbage collection (mark-compact), which only live objects survive.
  */
-export async function startServer(mode) {
+export async function startServer(mode, extraEnv = {}) {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
   const env = { ...process.env }
@@ -94,6 +94,7 @@ export async function startServer(mode) {
         PORT: String(port),
         ORIGIN: origin,
         AUTH_SECRET: SECRET,
+        ...extraEnv,
       },
       stdio: ["ignore", "pipe", "pipe"],
     }),

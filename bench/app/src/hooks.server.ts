@@ -117,6 +117,7 @@ const latchUnlimited = (): Handle =>
 // The database modes: the user the credentials provider signs in must exist in the database.
 const USER = { id: "1", name: "Alice", email: "alice@example.com", emailVerified: null }
 let adapter: ReturnType<typeof PostgresAdapter> | undefined
+let databaseReads = 0
 
 async function openDatabase(): Promise<ReturnType<typeof PostgresAdapter>> {
   const url = process.env.DATABASE_URL
@@ -125,17 +126,28 @@ async function openDatabase(): Promise<ReturnType<typeof PostgresAdapter>> {
     : new (await import("@electric-sql/pglite")).PGlite()
   await migrate(client)
   const opened = PostgresAdapter(client)
+  // Counted, for bench/session-cache.mjs to see which reads reached the database.
+  const read = opened.getSessionAndUser
+  opened.getSessionAndUser = (token) => {
+    databaseReads++
+    return read(token)
+  }
   // Two servers may start on one database at once: the second one's insert may lose the race.
   if (!(await opened.getUser(USER.id))) await opened.createUser(USER).catch(() => {})
   return opened
 }
 
-const latchDb = (cache: boolean) => (): Handle =>
-  SvelteKitAuth({
+const latchDb = (cache: boolean) => (): Handle => {
+  const { handle } = SvelteKitAuth({
     adapter,
     session: { strategy: "database", cache },
     providers: [Credentials(credentials)],
-  }).handle
+  })
+  return (input) =>
+    input.event.url.pathname === "/bench/reads"
+      ? Response.json({ reads: databaseReads })
+      : handle(input)
+}
 
 // `trustHost`: @latch/sveltekit turns it on by default; @auth/sveltekit only in development, so
 // a production build must say so (or set AUTH_TRUST_HOST).
