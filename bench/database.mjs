@@ -20,6 +20,7 @@ import {
   ratio,
   ratios,
   runAsScript,
+  verdict,
 } from "./lib/common.mjs"
 import { startPostgres } from "./lib/postgres.mjs"
 import { COOKIE_NAME, ORIGIN, signIn } from "./lib/sign-in.mjs"
@@ -368,9 +369,21 @@ handling many requests at once, which can overlap round trips to PostgreSQL (not
 The PostgreSQL server shares the machine's cores with the benchmark.
 `
 
+  const goals = [
+    ["pgliteCache", "PGlite"],
+    ["postgresCache", "PostgreSQL"],
+  ].map(([key, name]) => ({
+    area: "Sessions",
+    label: `\`getSession\` with a cached database session on ${name} ÷ JWT sessions, in one process`,
+    goal: "≥ 0.8×",
+    value: `${ratio(direct[key].vsJwt.median)}× (95% CI ${interval(direct[key].vsJwt)}; uncached ${ratio(direct[key.replace("Cache", "")].vsJwt.median)}×)`,
+    verdict: verdict(direct[key].vsJwt, 0.8),
+  }))
+
   return {
     markdown,
     summary,
+    goals,
     seconds,
     rounds: ROUNDS,
     postgresVersion,
