@@ -55,6 +55,7 @@ export class SessionCache {
   private watch: Promise<SessionWatch | undefined> | undefined
   private closed = false
   private retryAt = 0
+  private lastFailure: string | undefined
 
   constructor(
     private readonly adapter: Adapter,
@@ -80,7 +81,10 @@ export class SessionCache {
           return watch
         },
         (error: unknown) => {
-          this.onError(error)
+          // Tried again every second: logged once per different failure, not once a second.
+          const message = error instanceof Error ? error.message : String(error)
+          if (message !== this.lastFailure) this.onError(error)
+          this.lastFailure = message
           this.watch = undefined
           this.retryAt = Date.now() + RETRY_WATCH_AFTER
           return undefined

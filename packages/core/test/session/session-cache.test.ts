@@ -260,3 +260,33 @@ describe("session cache", () => {
     expect(error.mock.calls[0]![0].message).toMatch(/watchSessions.*session\.cache/)
   })
 })
+
+describe("session cache: an adapter that cannot watch", () => {
+  it("reads from the database, tries again every second, and logs one failure once", async () => {
+    const db = sharedDatabase()
+    db.store.users.set(ALICE.id, { ...ALICE, emailVerified: null })
+    const adapter = db.instance()
+    let attempts = 0
+    adapter.watchSessions = () => {
+      attempts++
+      throw new Error("cannot listen on a plain client")
+    }
+    const error = vi.fn()
+    const config = testConfig({
+      adapter,
+      session: { strategy: "database", cache: true },
+      logger: { error, warn: () => {}, debug: () => {} },
+    })
+    const browser = new Browser(config)
+    await browser.signIn()
+    vi.useFakeTimers({ toFake: ["Date"] })
+    for (let i = 0; i < 5; i++) {
+      expect(await browser.session()).not.toBeNull()
+      await settle()
+      vi.setSystemTime(Date.now() + 1_100)
+    }
+    expect(attempts).toBeGreaterThanOrEqual(4)
+    expect(error).toHaveBeenCalledTimes(1)
+    await closeSessionCache(adapter)
+  })
+})
