@@ -4,8 +4,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { defineConfig, devices } from "@playwright/test"
 
-/** Five ports from E2E_PORT_BASE (default 4173): the demo, its OpenID Provider, the JWT demo,
- * the SMTP sink and its Resend-speaking API.
+/** Eight ports from E2E_PORT_BASE (default 4173): the demo, its OpenID Provider, the JWT demo,
+ * the SMTP sink and its Resend-speaking API, then two more demo instances and their PostgreSQL.
  * Another base lets two checkouts run their suites side by side. */
 const BASE = Number(process.env.E2E_PORT_BASE ?? 4173)
 const PORT = BASE
@@ -17,6 +17,11 @@ const JWT_PORT = BASE + 2
 const JWT_ORIGIN = `http://localhost:${JWT_PORT}`
 const SECRET = "latch-e2e-test-secret-not-for-production-0123456789abcdef"
 const OP_PORT = BASE + 1
+/** Two demo instances sharing one PostgreSQL server, with their session caches on (the same
+ * ports as TWO_INSTANCES in tests/support.ts): two-instances.spec.ts. */
+const TWO_PORT_A = BASE + 5
+const TWO_PORT_B = BASE + 6
+const TWO_PG_PORT = BASE + 7
 /** The local SMTP sink of email sign-in, and where it keeps mails for /dev/mailbox. */
 const MAIL_PORT = BASE + 3
 /** The mailbox's Resend-speaking API, for the demo's Resend provider. */
@@ -38,6 +43,9 @@ const LOCAL_OP = {
   AUTH_COGNITO_ID: "latch-e2e-cognito",
   AUTH_COGNITO_SECRET: "latch-e2e-cognito-secret",
 }
+
+/** The tests of two instances, which run once, against them alone. */
+const TWO_INSTANCE_TESTS = /two-instances\.spec\.ts$/
 
 export default defineConfig({
   testDir: "./tests",
@@ -140,10 +148,33 @@ export default defineConfig({
         ...EMAIL,
       },
     },
+    {
+      // The same build again, as two instances on one throwaway PostgreSQL server, each at its
+      // own origin. The script makes the cluster (installing Debian's postgresql package when it
+      // is missing), and on SIGTERM stops the instances and the server and removes the cluster.
+      command: "node ../scripts/demo-two.mjs --instances-only",
+      url: `http://localhost:${TWO_PORT_B}/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 300_000,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        PORT_A: String(TWO_PORT_A),
+        PORT_B: String(TWO_PORT_B),
+        PG_PORT: String(TWO_PG_PORT),
+        AUTH_SECRET: SECRET,
+      },
+    },
   ],
-  // Every test runs against both configurations of the demo.
   projects: [
-    { name: "database-sessions", use: { baseURL: ORIGIN } },
-    { name: "jwt-sessions", use: { baseURL: JWT_ORIGIN } },
+    // Every other test runs against both configurations of the demo.
+    { name: "database-sessions", use: { baseURL: ORIGIN }, testIgnore: TWO_INSTANCE_TESTS },
+    { name: "jwt-sessions", use: { baseURL: JWT_ORIGIN }, testIgnore: TWO_INSTANCE_TESTS },
+    {
+      name: "two-instances",
+      use: { baseURL: `http://localhost:${TWO_PORT_A}` },
+      testMatch: TWO_INSTANCE_TESTS,
+    },
   ],
 })

@@ -38,7 +38,8 @@ async function registerPasskey(page: Page) {
   await expect(page.getByTestId("passkey-added")).toBeVisible()
   await expect(listed).toHaveCount(before + 1)
   await screenshot(page, "passkey-profile")
-  await page.getByRole("button", { name: "Sign out" }).click()
+  // The header's: the profile also has a "Sign out" button per other session.
+  await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click()
   await expect(
     page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign in" }),
   ).toBeVisible()

@@ -10,6 +10,19 @@ export const BOB = { username: "bob", password: "canwefixit", name: "Bob Builder
 /** A user of the demo's OpenID Provider only (apps/demo/op/server.mjs). */
 export const CAROL = { username: "carol", name: "Carol Danvers" }
 
+/**
+ * Two instances of the demo on one PostgreSQL database, with their session caches on
+ * (playwright.config.ts starts them with scripts/demo-two.mjs): ports E2E_PORT_BASE + 5 and + 6,
+ * the database on + 7. Both are on `localhost`, where cookies ignore the port: one browser sends
+ * the same session cookie to both, as it would to one site served by two servers.
+ */
+const TWO_BASE = Number(process.env.E2E_PORT_BASE ?? 4173)
+export const TWO_INSTANCES = {
+  a: `http://localhost:${TWO_BASE + 5}`,
+  b: `http://localhost:${TWO_BASE + 6}`,
+  database: `postgresql://latch@127.0.0.1:${TWO_BASE + 7}/latch_demo`,
+}
+
 /** The session cookie's name on an http origin (no `__Secure-` prefix). */
 export const SESSION_COOKIE = "latch.session-token"
 
@@ -24,11 +37,16 @@ export async function sessionCookie(context: BrowserContext) {
 
 /**
  * Signs in through the credentials callback, as the built-in page's form would: for tests whose
- * subject is not the sign-in itself. The cookies land in the page's context.
+ * subject is not the sign-in itself. The cookies land in the page's context. `options.origin`:
+ * the demo server to sign in at (the project's by default).
  */
-export async function signInByApi(page: Page, user: { username: string; password: string }) {
-  const origin = new URL(test.info().project.use.baseURL ?? "").origin
-  const response = await page.request.post("/auth/callback/credentials", {
+export async function signInByApi(
+  page: Page,
+  user: { username: string; password: string },
+  options: { origin?: string } = {},
+) {
+  const origin = options.origin ?? new URL(test.info().project.use.baseURL ?? "").origin
+  const response = await page.request.post(`${origin}/auth/callback/credentials`, {
     // A same-origin form post, as a browser sends it (SvelteKit refuses form posts without it).
     headers: { origin },
     form: { username: user.username, password: user.password, callbackUrl: "/" },

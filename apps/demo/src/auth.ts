@@ -2,7 +2,9 @@
 // the local OpenID Provider's issuer, id and secret (AUTH_LOCAL_OP_*) and the SMTP server of
 // email sign-in (AUTH_EMAIL_SERVER) from the demo command.
 // Sessions live in the database (PGlite, or PostgreSQL with DATABASE_URL) unless
-// LATCH_DEMO_SESSION=jwt, which keeps them in an encrypted cookie.
+// LATCH_DEMO_SESSION=jwt, which keeps them in an encrypted cookie. Database sessions are cached
+// in each instance's memory (`session.cache`) unless LATCH_DEMO_CACHE=off: the adapter reports
+// every change, so a session ended on one instance is refused at once by every other.
 import { env } from "$env/dynamic/private"
 import { SvelteKitAuth, type SvelteKitAuthConfig } from "@latch/sveltekit"
 import { customFetch } from "@latch/sveltekit"
@@ -15,7 +17,7 @@ import { openDatabase } from "$lib/server/database"
 import { verifyPassword } from "$lib/users"
 
 async function createConfig(): Promise<SvelteKitAuthConfig> {
-  const strategy = env.LATCH_DEMO_SESSION === "jwt" ? "jwt" : "database"
+  const strategy = demoSessionStrategy()
   const adapter = await openDatabase(env)
   const providers: SvelteKitAuthConfig["providers"] = [
     Credentials({
@@ -69,7 +71,9 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
   return {
     theme: { brandColor: "#4f46e5", colorScheme: "auto" },
     adapter,
-    session: { strategy },
+    // The cache needs the adapter's `watchSessions` (PostgreSQL LISTEN/NOTIFY, or PGlite's own
+    // notifications); with JWT sessions there is nothing to cache.
+    session: { strategy, cache: strategy === "database" && env.LATCH_DEMO_CACHE !== "off" },
     experimental: { enableWebAuthn: true },
     providers,
     callbacks: {
@@ -96,6 +100,11 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
       },
     },
   }
+}
+
+/** How the demo keeps sessions: in its database unless LATCH_DEMO_SESSION=jwt. */
+export function demoSessionStrategy(): "jwt" | "database" {
+  return env.LATCH_DEMO_SESSION === "jwt" ? "jwt" : "database"
 }
 
 // Lazy: built on the first request (when the runtime environment is readable), then reused —

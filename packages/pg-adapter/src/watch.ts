@@ -12,7 +12,9 @@
  * - A plain `pg.Client` is refused: it is the app's only connection, which cannot be given over
  *   to listening, and nothing reopens it when it drops.
  *
- * Every timer is `unref()`ed: a watch never keeps a process alive.
+ * Every timer is `unref()`ed: a watch never keeps a process alive. `pool.end()` ends it too (at
+ * its next heartbeat, which sees the pool ending and gives its connection back), so an app that
+ * ends its pool at shutdown needs nothing else.
  */
 import type { SessionChange, SessionChangeListener, SessionWatch } from "@latch/core/adapters"
 import { sessionsChannel } from "./channel.js"
@@ -230,6 +232,15 @@ async function watchPool(
    * then, and count no answer in time as a drop. */
   function heartbeat(connection: Connection) {
     heartbeatTimer = setTimeout(() => {
+      // The app is ending the pool (`pool.end()`, at shutdown): let go of the connection, which
+      // `end` would otherwise wait for forever, and stop.
+      if (pool.ending) {
+        setLive(false)
+        closed = true
+        current = undefined
+        release(connection)
+        return
+      }
       withTimeout(connection.client.query("select 1"), timeoutMs, "heartbeat").then(
         () => {
           if (connection === current) heartbeat(connection)

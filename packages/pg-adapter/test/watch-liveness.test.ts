@@ -198,6 +198,17 @@ describe("watchSessions on a pg.Pool", () => {
     await pool.end() // would never resolve with a client still checked out
   })
 
+  it("lets pool.end() resolve without close(): the next heartbeat gives the connection back", async () => {
+    const pool = new pg.Pool({ connectionString: server.connectionString, max: 2 })
+    const recorder = new Recorder()
+    await PostgresAdapter(pool, { watch: { heartbeatMs: 200 } }).watchSessions(recorder)
+    await expectDeliveredTo(recorder)
+    const started = performance.now()
+    await pool.end() // the app's shutdown, which knows nothing of the watch
+    expect(performance.now() - started).toBeLessThan(1_000)
+    expect(recorder.liveCalls).toEqual([true, false])
+  })
+
   it("close() while reconnecting stops the attempts, and pool.end() resolves", async () => {
     const pool = new pg.Pool({
       connectionString: server.connectionString,

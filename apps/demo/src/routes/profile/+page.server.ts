@@ -1,14 +1,25 @@
-import { redirect } from "@sveltejs/kit"
-import { demoAdapter } from "../../auth"
-import type { PageServerLoad } from "./$types"
+// The profile: the user's name, passkeys, and where they are signed in (their database
+// sessions), with form actions that sign one device out, or every device but this one.
+import { getUserSessions, revokeOtherSessions, revokeUserSession } from "@latch/sveltekit"
+import { fail, redirect, type RequestEvent } from "@sveltejs/kit"
+import { demoAdapter, demoSessionStrategy } from "../../auth"
+import type { Actions, PageServerLoad } from "./$types"
 
-export const load: PageServerLoad = async ({ locals, url }) => {
-  const session = await locals.auth()
-  if (!session?.user) redirect(303, `/signin?${new URLSearchParams({ callbackUrl: url.pathname })}`)
+/** The sign-in page, coming back here. */
+const signInHere = `/signin?${new URLSearchParams({ callbackUrl: "/profile" })}`
+
+export const load: PageServerLoad = async (event) => {
+  const session = await event.locals.auth()
+  if (!session?.user) redirect(303, signInHere)
   // The user's passkeys, as the adapter stores them (never their keys: only what to show).
   const adapter = await demoAdapter()
   const id = session.user.id
   const passkeys = id ? ((await adapter.listAuthenticatorsByUserId?.(id)) ?? []) : []
+  // "Where you are signed in": database sessions only. A JWT session lives in its cookie alone,
+  // so the server has no list of them to show or to end.
+  const sessions = demoSessionStrategy() === "database" ? await getUserSessions(event) : undefined
+  // Ended since `locals.auth()` read it (by another device, on another instance).
+  if (sessions === null) redirect(303, signInHere)
   return {
     user: session.user,
     passkeys: passkeys.map((passkey) => ({
@@ -16,5 +27,47 @@ export const load: PageServerLoad = async ({ locals, url }) => {
       synced: passkey.credentialBackedUp,
       uses: passkey.counter,
     })),
+    // Named by id and described by what they recorded: a page never sees a session's token.
+    // This device first, then the others, most recently used first (as listed).
+    sessions:
+      sessions
+        ?.toSorted((a, b) => Number(b.current) - Number(a.current))
+        .map(({ id, current, userAgent, clientAddress, createdAt, lastSeenAt }) => ({
+          id,
+          current,
+          userAgent,
+          clientAddress,
+          createdAt,
+          lastSeenAt,
+        })) ?? null,
   }
+}
+
+/** The actions below need a signed-in user with database sessions. */
+async function refusal(event: RequestEvent) {
+  if (!(await event.locals.auth())?.user) redirect(303, signInHere)
+  if (demoSessionStrategy() !== "database") {
+    return fail(400, { message: "Sessions are not listed with JWT sessions." })
+  }
+  return undefined
+}
+
+// Plain form posts: they work without JavaScript. SvelteKit refuses a cross-site post to an
+// action (its origin check), and Latch only ever ends a session of the user whose cookie came.
+export const actions: Actions = {
+  revoke: async (event) => {
+    const refused = await refusal(event)
+    if (refused) return refused
+    const id = (await event.request.formData()).get("id")
+    if (typeof id !== "string" || !(await revokeUserSession(event, id))) {
+      // Someone else's, or already signed out (by another tab or device).
+      return fail(404, { message: "That session was already signed out." })
+    }
+    return { signedOut: 1 }
+  },
+  revokeOthers: async (event) => {
+    const refused = await refusal(event)
+    if (refused) return refused
+    return { signedOut: await revokeOtherSessions(event) }
+  },
 }
