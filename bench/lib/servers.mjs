@@ -135,7 +135,10 @@ export async function stop(child) {
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise((resolve) => child.once("exit", resolve))
   child.kill()
+  // A server still closing after 5 s (idle database connections, say) is killed.
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000)
   await exited
+  clearTimeout(timer)
 }
 
 // --- Signing in ----------------------------------------------------------------------------------

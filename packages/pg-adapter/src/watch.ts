@@ -12,7 +12,8 @@
  * - A plain `pg.Client` is refused: it is the app's only connection, which cannot be given over
  *   to listening, and nothing reopens it when it drops.
  *
- * Every timer is `unref()`ed: a watch never keeps a process alive. `pool.end()` ends it too (at
+ * Every timer, and the listening connection's socket, is `unref()`ed: a watch never keeps a
+ * process alive. `pool.end()` ends it too (at
  * its next heartbeat, which sees the pool ending and gives its connection back), so an app that
  * ends its pool at shutdown needs nothing else.
  */
@@ -47,6 +48,11 @@ interface PoolClient extends Queryable {
   removeListener(event: string, listener: (...args: any[]) => void): unknown
   release(error?: Error | boolean): void
 }
+
+/** The socket of a pooled pg client (`client.connection.stream`), where there is one. */
+const socketOf = (client: PoolClient) =>
+  (client as PoolClient & { connection?: { stream?: { ref?(): void; unref?(): void } } }).connection
+    ?.stream
 
 /** What `pg_notify` sent: a change, the word that a table was truncated, or nothing we know. */
 type Message = SessionChange | "truncated" | undefined
@@ -172,6 +178,7 @@ async function watchPool(
       // a client that emits `error` with no listener crashes Node.
       client.removeListener("error", onDrop)
       client.removeListener("end", onDrop)
+      socketOf(client)?.ref?.()
       client.release()
     } else {
       client.release(error instanceof Error ? error : new Error(String(error)))
@@ -212,6 +219,9 @@ async function watchPool(
     }
     current = connection
     retryMs = FIRST_RETRY_MS
+    // Listening, the socket keeps no process alive: an app that is done (its server closed on
+    // SIGTERM) exits, though the watch holds this connection for good.
+    socketOf(client)?.unref?.()
     setLive(true)
     heartbeat(connection)
   }

@@ -13,6 +13,8 @@ import { migrate, PostgresAdapter, PostgresAdapterError } from "../src/index.js"
 import { startProxy } from "./freezable-proxy.js"
 import { startPostgres, type PostgresServer } from "./postgres-server.js"
 import { Recorder, waitFor } from "./watch-recorder.js"
+import { spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
 
 let server: PostgresServer
 /** The other app instance, which makes the changes. */
@@ -181,6 +183,29 @@ describe("watchSessions on a pg.Pool", () => {
       await watch.close()
       await proxy.close()
     }
+  })
+
+  it("keeps no process alive: an app with nothing left to do exits though it watches", async () => {
+    const app = spawn(
+      process.execPath,
+      [fileURLToPath(new URL("./fixtures/watching-app.mjs", import.meta.url))],
+      { env: { ...process.env, DATABASE_URL: server.connectionString }, stdio: "pipe" },
+    )
+    let output = ""
+    app.stdout.on("data", (chunk) => (output += chunk))
+    app.stderr.on("data", (chunk) => (output += chunk))
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        app.kill("SIGKILL")
+        resolve(null)
+      }, 10_000)
+      app.once("exit", (exitCode) => {
+        clearTimeout(timer)
+        resolve(exitCode)
+      })
+    })
+    expect(output).toContain("watching")
+    expect(code).toBe(0)
   })
 
   it("close() releases the connection: no more callbacks, and pool.end() resolves", async () => {
