@@ -267,7 +267,8 @@ for (const database of databases) {
       ])
     })
 
-    it.runIf(database.name === "PostgreSQL")(
+    // Only where it applies: not registered at all elsewhere (nothing shows as skipped).
+    ;(database.name === "PostgreSQL" ? it : () => {})(
       "migrate of an up-to-date database takes no lock that waits for a reader",
       async () => {
         const fresh = await db.fresh()
