@@ -92,3 +92,22 @@ test("opening a stranger's magic link while signed in does not attach their addr
   await expect(attackerPage.getByTestId("header-user")).toHaveText(mallory)
   await attacker.close()
 })
+
+test("a form action posted a body that is not a form answers 400, not 500", async ({ page }) => {
+  await signInByApi(page, ALICE)
+  const origin = demoOrigin()
+  for (const [path, headers, data] of [
+    ["/signin", { "content-type": "text/plain" }, "username=alice&password=wonderland"],
+    ["/signin", { "content-type": "multipart/form-data; boundary=x" }, "--x\r\nbroken"],
+    ["/profile?/revoke", { "content-type": "text/plain" }, "id=1"],
+    ["/profile?/revoke", { "content-type": "multipart/form-data; boundary=y" }, "--y\r\nbroken"],
+  ] as const) {
+    const response = await page.request.post(path, {
+      headers: { ...headers, origin, accept: "text/html" },
+      data,
+      maxRedirects: 0,
+    })
+    expect(response.status(), `${path} ${headers["content-type"]}`).toBe(400)
+    expect(await response.text()).not.toMatch(/at .*\.js:\d+|node_modules/)
+  }
+})

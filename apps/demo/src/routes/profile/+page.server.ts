@@ -4,6 +4,7 @@ import { getUserSessions, revokeOtherSessions, revokeUserSession } from "@latch/
 import { fail, redirect, type RequestEvent } from "@sveltejs/kit"
 import { demoAdapter, demoSessionStrategy } from "../../auth"
 import type { Actions, PageServerLoad } from "./$types"
+import { postedForm } from "$lib/server/form"
 
 /** The sign-in page, coming back here. */
 const signInHere = `/signin?${new URLSearchParams({ callbackUrl: "/profile" })}`
@@ -58,7 +59,7 @@ export const actions: Actions = {
   revoke: async (event) => {
     const refused = await refusal(event)
     if (refused) return refused
-    const id = (await event.request.formData()).get("id")
+    const id = (await postedForm(event.request)).get("id")
     if (typeof id !== "string" || !(await revokeUserSession(event, id))) {
       // Someone else's, or already signed out (by another tab or device).
       return fail(404, { message: "That session was already signed out." })

@@ -1,5 +1,6 @@
 import { CredentialsSignin, EmailSignInError } from "@latch/sveltekit"
 import { fail } from "@sveltejs/kit"
+import { postedForm } from "$lib/server/form"
 import { signIn } from "../../auth"
 import type { Actions, PageServerLoad } from "./$types"
 
@@ -23,7 +24,7 @@ export const load: PageServerLoad = async ({ locals, url, fetch }) => {
 export const actions: Actions = {
   // The server-side form action: a refused password comes back as an inline message.
   default: async (event) => {
-    const form = await event.request.clone().formData()
+    const form = await postedForm(event.request.clone())
     try {
       await signIn(event)
     } catch (error) {
