@@ -29,7 +29,8 @@ type Event = Pick<RequestEvent, "locals" | "request">
  * export const load = async (event) => ({ sessions: await getUserSessions(event) })
  * export const actions = {
  *   revoke: async (event) => {
- *     const id = (await event.request.formData()).get("id")
+ *     // A body that is not a form (a script's) is a 404 below, not a 500.
+    const id = (await event.request.formData().catch(() => null))?.get("id")
  *     await revokeUserSession(event, String(id))
  *   },
  * }
