@@ -29,9 +29,8 @@ type Event = Pick<RequestEvent, "locals" | "request">
  * export const load = async (event) => ({ sessions: await getUserSessions(event) })
  * export const actions = {
  *   revoke: async (event) => {
- *     // A body that is not a form (a script's) is a 404 below, not a 500.
-    const id = (await event.request.formData().catch(() => null))?.get("id")
- *     await revokeUserSession(event, String(id))
+ *     const id = (await event.request.formData().catch(() => null))?.get("id")
+ *     if (typeof id === "string") await revokeUserSession(event, id)
  *   },
  * }
  * ```
