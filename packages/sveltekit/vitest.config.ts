@@ -11,6 +11,7 @@ export default defineConfig({
       "$app/environment": stub("app-environment"),
       "$app/paths": stub("app-paths"),
       "$app/forms": stub("app-forms"),
+      "$app/state": stub("app-state"),
       "$env/dynamic/private": stub("env-dynamic-private"),
     },
   },

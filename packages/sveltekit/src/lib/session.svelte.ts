@@ -1,0 +1,271 @@
+/**
+ * A live session for Svelte 5 components: `useSession()` and the store behind it. Its own entry
+ * (`@latch/sveltekit/session`) so that the `./client` helpers stay as small as they are. The
+ * session is `$state`, so markup and `$derived` follow it; it is refetched when it expires and
+ * when another tab of the same origin reports a different session (sign-in or sign-out there).
+ */
+import { browser } from "$app/environment"
+import { page } from "$app/state"
+import type { Session } from "@latch/core/types"
+import { actionsBase } from "./client-base.js"
+import { updateSession as postSessionUpdate } from "./client.js"
+
+/** Where the session stands: not known yet, signed in, or signed out. */
+export type SessionStatus = "loading" | "authenticated" | "unauthenticated"
+
+/** What `postMessage` sends and listeners receive; `BroadcastChannel` fits. */
+export interface SessionChannel {
+  postMessage(message: unknown): void
+  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void
+  close(): void
+}
+
+/** Options of `createSessionStore`; every one has a browser default. */
+export interface SessionStoreOptions {
+  /** The session known at start (from page data); `undefined` means unknown: fetch it. */
+  initial?: Session | null | undefined
+  /** The server's `basePath`, for the default fetches. @default "/auth" */
+  basePath?: string
+  /** Reads the current session. @default GET `{base}{basePath}/session` */
+  fetchSession?: () => Promise<Session | null>
+  /** Sends `update(data)` to the server. @default `updateSession` of `@latch/sveltekit/client` */
+  updateSession?: (data: unknown) => Promise<Session | null>
+  /** Tells the other tabs; `null` for none. @default `new BroadcastChannel("latch.session")` */
+  channel?: SessionChannel | null
+  /** The clock, in milliseconds. @default Date.now */
+  now?: () => number
+}
+
+/** A reactive session: read `data` and `status` in markup or `$derived`. */
+export interface SessionStore {
+  /** The last known session, or `null` (signed out, or not known yet). */
+  readonly data: Session | null
+  readonly status: SessionStatus
+  /** Why the last refetch failed, or `null`; `data` then still holds the last known session. */
+  readonly error: unknown
+  /** Refetches the session; calls made while one is in flight share it. */
+  refresh(): Promise<Session | null>
+  /** Runs the server's `jwt` callback with `trigger: "update"` and shows the result. */
+  update(data: unknown): Promise<Session | null>
+  /** Stops the expiry timer and leaves the channel. */
+  destroy(): void
+}
+
+/** Messages between tabs; a fingerprint is enough to know whether to refetch. */
+interface SessionMessage {
+  type: "session"
+  fingerprint: string
+}
+
+// A session's `expires` may lie further ahead than `setTimeout` can wait (2^31 - 1 ms, about 24
+// days): a longer delay fires at once. The floor keeps a client clock that runs ahead of the
+// server's from refetching in a loop while the server still answers with the same session.
+const MAX_DELAY = 2 ** 31 - 1
+const MIN_DELAY = 10_000
+
+/** What identifies a session for other tabs: who, and until when. */
+function fingerprintOf(session: Session | null): string {
+  return session ? JSON.stringify([session.user ?? null, session.expires]) : "null"
+}
+
+function isSessionMessage(value: unknown): value is SessionMessage {
+  const message = value as Partial<SessionMessage> | null
+  return message?.type === "session" && typeof message.fingerprint === "string"
+}
+
+function statusOf(session: Session | null | undefined): SessionStatus {
+  if (session === undefined) return "loading"
+  return session ? "authenticated" : "unauthenticated"
+}
+
+function openChannel(): SessionChannel | null {
+  return typeof BroadcastChannel === "function" ? new BroadcastChannel("latch.session") : null
+}
+
+/** The store, and `accept` for `useSession` to pass on newer page data. */
+interface StoreHandle {
+  store: SessionStore
+  accept(session: Session | null): void
+}
+
+function createStore(options: SessionStoreOptions): StoreHandle {
+  const {
+    basePath,
+    fetchSession = async () => {
+      const response = await fetch(`${actionsBase(basePath)}/session`, {
+        credentials: "same-origin",
+      })
+      if (!response.ok) throw new Error(`GET session answered ${response.status}`)
+      return (await response.json()) as Session | null
+    },
+    updateSession = (input: unknown) => postSessionUpdate(input, { basePath }),
+    now = Date.now,
+  } = options
+  const channel = options.channel === undefined ? openChannel() : options.channel
+
+  // Replaced whole, never mutated: `raw` spares the proxy.
+  let data = $state.raw<Session | null | undefined>(options.initial)
+  let error = $state.raw<unknown>(null)
+  let inFlight: Promise<Session | null> | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let destroyed = false
+  // Each read or write takes a ticket; a result older than the one shown is dropped, so the
+  // last call wins whatever order the answers come back in.
+  let issued = 0
+  let shown = 0
+
+  function scheduleExpiry(session: Session | null | undefined): void {
+    clearTimeout(timer)
+    timer = undefined
+    if (destroyed || !session) return
+    const delay = Date.parse(session.expires) - now()
+    if (Number.isNaN(delay)) return
+    timer = setTimeout(
+      () => void refresh().catch(() => {}),
+      Math.min(Math.max(delay, MIN_DELAY), MAX_DELAY),
+    )
+  }
+
+  function show(session: Session | null, ticket: number): void {
+    if (ticket < shown) return
+    shown = ticket
+    const changed = data === undefined || fingerprintOf(data) !== fingerprintOf(session)
+    data = session
+    scheduleExpiry(session)
+    if (changed) announce()
+  }
+
+  function announce(): void {
+    if (destroyed || !channel || data === undefined) return
+    channel.postMessage({
+      type: "session",
+      fingerprint: fingerprintOf(data),
+    } satisfies SessionMessage)
+  }
+
+  function refresh(): Promise<Session | null> {
+    if (inFlight) return inFlight
+    const ticket = ++issued
+    inFlight = fetchSession().then(
+      (session) => {
+        error = null
+        show(session, ticket)
+        return session
+      },
+      (reason: unknown) => {
+        // Keep the last known session: a network blip is not a sign-out.
+        error = reason
+        throw reason
+      },
+    )
+    const done = () => (inFlight = undefined)
+    inFlight.then(done, done)
+    return inFlight
+  }
+
+  async function update(input: unknown): Promise<Session | null> {
+    const ticket = ++issued
+    const session = await updateSession(input)
+    // The client answers `null` for a refused update as well as for no session: ask which.
+    if (session === null) return refresh()
+    show(session, ticket)
+    return session
+  }
+
+  channel?.addEventListener("message", (event) => {
+    if (!isSessionMessage(event.data)) return
+    if (data !== undefined && event.data.fingerprint === fingerprintOf(data)) return
+    void refresh().catch(() => {})
+  })
+
+  if (options.initial === undefined) void refresh().catch(() => {})
+  else {
+    // A page (re)loaded after a sign-in or sign-out tells the tabs that have not seen it.
+    scheduleExpiry(options.initial)
+    announce()
+  }
+
+  const store: SessionStore = {
+    get data() {
+      return data ?? null
+    },
+    get status() {
+      return statusOf(data)
+    },
+    get error() {
+      return error
+    },
+    refresh,
+    update,
+    destroy() {
+      destroyed = true
+      clearTimeout(timer)
+      channel?.close()
+    },
+  }
+  return { store, accept: (session: Session | null) => show(session, ++issued) }
+}
+
+/**
+ * Creates a reactive session; `useSession()` makes one per page for you. Use this one directly
+ * for tests, or to choose the fetch, the channel or the clock.
+ *
+ * @example
+ * ```ts
+ * const session = createSessionStore({ initial: data.session })
+ * const name = $derived(session.data?.user?.name ?? "guest")
+ * ```
+ */
+export function createSessionStore(options: SessionStoreOptions = {}): SessionStore {
+  return createStore(options).store
+}
+
+let shared: StoreHandle | undefined
+// The page data's session last passed on: navigating hands over the same layout data again,
+// which must not overwrite a newer session fetched since.
+let seen: string | undefined
+
+/**
+ * The session for a component. In the browser, one store per page, seeded from
+ * `page.data.session` (return it from the root `+layout.server.ts`) and kept up to date with it.
+ * On the server, a read-only view of `page.data.session`: module state would be shared
+ * between requests, so between users. Call it while a component initialises (it registers an
+ * `$effect`), as with `getContext`.
+ *
+ * @example
+ * ```svelte
+ * <script lang="ts">
+ *   import { useSession } from "@latch/sveltekit/session"
+ *   const session = useSession()
+ * </script>
+ * {#if session.status === "authenticated"}{session.data?.user?.name}{/if}
+ * ```
+ */
+export function useSession(): SessionStore {
+  const seed = (page.data as { session?: Session | null }).session
+  if (!browser) return serverView(seed)
+  if (!shared) {
+    shared = createStore({ initial: seed })
+    seen = seed === undefined ? undefined : fingerprintOf(seed)
+  }
+  const { accept } = shared
+  // Page data changes without a reload after an enhanced form action or `invalidateAll()`.
+  $effect(() => {
+    const latest = (page.data as { session?: Session | null }).session
+    if (latest === undefined || fingerprintOf(latest) === seen) return
+    seen = fingerprintOf(latest)
+    accept(latest)
+  })
+  return shared.store
+}
+
+function serverView(session: Session | null | undefined): SessionStore {
+  return {
+    data: session ?? null,
+    status: statusOf(session),
+    error: null,
+    refresh: async () => session ?? null,
+    update: () => Promise.reject(new Error("session.update() runs in the browser only")),
+    destroy() {},
+  }
+}
