@@ -71,6 +71,26 @@ describe("the signed-in user's sessions", () => {
     )
   })
 
+  it("records the platform's address and a summary, never what the client's headers claim", async () => {
+    const { db, config } = setup()
+    const browser = new Browser(config)
+    browser.clientAddress = "203.0.113.9"
+    const csrfToken = await browser.csrfToken()
+    await browser.fetch("/auth/callback/credentials", {
+      form: { csrfToken, username: "alice", password: "wonderland" },
+      headers: {
+        "x-forwarded-for": "198.51.100.66",
+        forwarded: "for=198.51.100.67",
+        "x-real-ip": "198.51.100.68",
+        "user-agent": `<img src=x onerror=alert(1)> ${"A".repeat(20_000)}`,
+      },
+    })
+    const [stored] = [...db.store.sessions.values()]
+    expect(stored).toMatchObject({ clientAddress: "203.0.113.9", userAgent: null })
+    const [listed] = (await getUserSessions(requestOf(browser), config))!
+    expect(listed).toMatchObject({ clientAddress: "203.0.113.9", userAgent: null })
+  })
+
   it("keeps the id and device fields out of the session the client reads", async () => {
     const { config } = setup()
     const laptop = await signInFrom(config, FIREFOX, "203.0.113.9")
