@@ -11,6 +11,8 @@ export default defineConfig({
       "$app/environment": stub("app-environment"),
       "$app/paths": stub("app-paths"),
       "$app/forms": stub("app-forms"),
+      "$app/navigation": stub("app-navigation"),
+      "$app/server": stub("app-server"),
       "$app/state": stub("app-state"),
       "$env/dynamic/private": stub("env-dynamic-private"),
     },

@@ -12,6 +12,7 @@ import {
   type SessionChannel,
   type SessionStore,
 } from "../src/lib/session.svelte.js"
+import { invalidated } from "./stubs/app-navigation.js"
 import { page } from "./stubs/app-state.js"
 
 const alice: Session = { user: { name: "Alice" }, expires: "2099-01-01T00:00:00.000Z" }
@@ -60,7 +61,30 @@ function track(store: SessionStore): SessionStore {
 afterEach(() => {
   for (const store of stores.splice(0)) store.destroy()
   vi.useRealTimers()
+  vi.unstubAllGlobals()
+  invalidated.splice(0)
 })
+
+/** A window and document as far as the store uses them: events, and whether the tab shows. */
+function stubBrowserWindow() {
+  const window = new EventTarget()
+  const document = Object.assign(new EventTarget(), { visibilityState: "visible" })
+  vi.stubGlobal("addEventListener", window.addEventListener.bind(window))
+  vi.stubGlobal("removeEventListener", window.removeEventListener.bind(window))
+  vi.stubGlobal("document", document)
+  return {
+    window,
+    hide() {
+      document.visibilityState = "hidden"
+      document.dispatchEvent(new Event("visibilitychange"))
+    },
+    show() {
+      document.visibilityState = "visible"
+      document.dispatchEvent(new Event("visibilitychange"))
+    },
+    focus: () => window.dispatchEvent(new Event("focus")),
+  }
+}
 
 describe("states", () => {
   it("goes loading → authenticated → unauthenticated", async () => {
@@ -264,5 +288,151 @@ describe("useSession on the server", () => {
     expect(first.data).toEqual(alice)
     await expect(second.update({})).rejects.toThrow(/browser/)
     page.data = {}
+  })
+})
+
+describe("the server is the truth", () => {
+  it("refetches when the tab is shown again, at most once per focusThrottle", async () => {
+    vi.useFakeTimers({ now: Date.parse("2030-01-01T00:00:00.000Z") })
+    const tab = stubBrowserWindow()
+    let server: Session | null = alice
+    const fetchSession = vi.fn(async () => server)
+    const store = track(createSessionStore({ initial: alice, fetchSession, channel: null }))
+    server = null // signed out everywhere, from another device
+    tab.hide()
+    tab.show()
+    await vi.advanceTimersByTimeAsync(0)
+    // The page data is a moment old: no refetch yet.
+    expect(fetchSession).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(5_000)
+    tab.hide()
+    expect(fetchSession).not.toHaveBeenCalled()
+    tab.show()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(fetchSession).toHaveBeenCalledTimes(1)
+    expect(store.status).toBe("unauthenticated")
+    // Focus right after: throttled.
+    tab.focus()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(fetchSession).toHaveBeenCalledTimes(1)
+    await vi.advanceTimersByTimeAsync(5_000)
+    tab.focus()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(fetchSession).toHaveBeenCalledTimes(2)
+  })
+
+  it("does not refetch on focus when told not to, nor after destroy", async () => {
+    vi.useFakeTimers({ now: Date.parse("2030-01-01T00:00:00.000Z") })
+    const tab = stubBrowserWindow()
+    const fetchSession = vi.fn(async () => alice)
+    track(
+      createSessionStore({ initial: alice, fetchSession, channel: null, refetchOnFocus: false }),
+    )
+    const destroyed = createSessionStore({ initial: alice, fetchSession, channel: null })
+    destroyed.destroy()
+    await vi.advanceTimersByTimeAsync(60_000)
+    tab.focus()
+    tab.show()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(fetchSession).not.toHaveBeenCalled()
+  })
+
+  it("refetches on an interval while the tab is visible, not while hidden", async () => {
+    vi.useFakeTimers({ now: Date.parse("2030-01-01T00:00:00.000Z") })
+    const tab = stubBrowserWindow()
+    const fetchSession = vi.fn(async () => alice)
+    const store = track(
+      createSessionStore({ initial: alice, fetchSession, channel: null, refetchInterval: 60_000 }),
+    )
+    await vi.advanceTimersByTimeAsync(120_000)
+    expect(fetchSession).toHaveBeenCalledTimes(2)
+    tab.hide()
+    await vi.advanceTimersByTimeAsync(180_000)
+    expect(fetchSession).toHaveBeenCalledTimes(2)
+    store.destroy()
+    tab.show()
+    await vi.advanceTimersByTimeAsync(0)
+    await vi.advanceTimersByTimeAsync(120_000)
+    expect(fetchSession).toHaveBeenCalledTimes(2)
+  })
+
+  it("re-runs the session's loads when it learns of a change, and only then", async () => {
+    let server: Session | null = alice
+    const invalidate = vi.fn()
+    const store = track(
+      createSessionStore({
+        initial: alice,
+        fetchSession: async () => server,
+        channel: null,
+        invalidate,
+      }),
+    )
+    await store.refresh()
+    expect(invalidate).not.toHaveBeenCalled() // no change
+    server = bob
+    await store.refresh()
+    expect(invalidate).toHaveBeenCalledExactlyOnceWith("latch:session")
+    // The first answer of a store that started without a session (a prerendered page) is no
+    // change of page data.
+    const fresh = track(
+      createSessionStore({ fetchSession: async () => server, channel: null, invalidate }),
+    )
+    await settle()
+    expect(fresh.data).toEqual(bob)
+    expect(invalidate).toHaveBeenCalledTimes(1)
+  })
+
+  it("invalidates through $app/navigation by default", async () => {
+    let server: Session | null = alice
+    const store = track(
+      createSessionStore({ initial: alice, fetchSession: async () => server, channel: null }),
+    )
+    server = null
+    await store.refresh()
+    await settle()
+    expect(invalidated).toEqual(["latch:session"])
+  })
+})
+
+describe("without BroadcastChannel", () => {
+  it("tells the other tabs through storage events", async () => {
+    const tab = stubBrowserWindow()
+    vi.stubGlobal("BroadcastChannel", undefined)
+    // Local storage shared by two tabs: a write fires `storage` in the window (and, unlike a
+    // browser, in the writing tab too, which must ignore its own news).
+    const items = new Map<string, string>()
+    vi.stubGlobal("localStorage", {
+      setItem(key: string, value: string) {
+        items.set(key, value)
+        queueMicrotask(() =>
+          tab.window.dispatchEvent(Object.assign(new Event("storage"), { key, newValue: value })),
+        )
+      },
+    })
+    let server: Session | null = alice
+    const fetchA = vi.fn(async () => server)
+    const fetchB = vi.fn(async () => server)
+    const a = track(createSessionStore({ initial: alice, fetchSession: fetchA }))
+    const b = track(createSessionStore({ initial: alice, fetchSession: fetchB }))
+    await settle()
+    expect(items.has("latch.session")).toBe(true)
+    server = null
+    await a.refresh()
+    await settle()
+    expect(fetchB).toHaveBeenCalledTimes(1)
+    expect(b.status).toBe("unauthenticated")
+    expect(fetchA).toHaveBeenCalledTimes(1)
+    // Someone else's key, or garbage under ours, is ignored.
+    tab.window.dispatchEvent(Object.assign(new Event("storage"), { key: "other", newValue: "1" }))
+    tab.window.dispatchEvent(
+      Object.assign(new Event("storage"), { key: "latch.session", newValue: "{" }),
+    )
+    await settle()
+    expect(fetchB).toHaveBeenCalledTimes(1)
+    b.destroy()
+    server = alice
+    await a.refresh()
+    await settle()
+    expect(fetchB).toHaveBeenCalledTimes(1)
   })
 })

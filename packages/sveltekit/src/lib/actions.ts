@@ -122,11 +122,34 @@ async function run(
   })
 }
 
-/** Signs in with the form's `providerId`; no provider → the sign-in page. */
+/**
+ * The fields to use: those given (a remote `form` has read the body already), else the form's.
+ * Values that are not strings (a file, a nested object) are no sign-in field.
+ */
+async function fieldsOf(
+  event: RequestEvent,
+  given: Record<string, unknown> | undefined,
+): Promise<Record<string, string>> {
+  if (!given) return formFields(event)
+  const fields: Record<string, string> = {}
+  for (const [key, value] of Object.entries(given)) {
+    if (typeof value === "string") fields[key] = value
+    else if (typeof value === "number" || typeof value === "boolean") fields[key] = String(value)
+  }
+  return fields
+}
+
+/**
+ * Signs in with the form's `providerId`; no provider → the sign-in page. `fields` replaces the
+ * request's form (for remote forms, see `@latch/sveltekit/remote`).
+ */
 export function createSignIn(input: SvelteKitAuthConfigInput) {
-  return async function signIn(event: RequestEvent): Promise<never> {
+  return async function signIn(
+    event: RequestEvent,
+    given?: Record<string, unknown>,
+  ): Promise<never> {
     const prepared = await configFor(input, event)
-    const fields = await formFields(event)
+    const fields = await fieldsOf(event, given)
     const { providerId, redirectTo: _r, callbackUrl: _c, ...rest } = fields
     const callbackUrl = destination(fields, event)
     if (!providerId) {
@@ -144,9 +167,12 @@ export function createSignIn(input: SvelteKitAuthConfigInput) {
 
 /** Signs out and sends the user to the form's `redirectTo` (default: back to the page). */
 export function createSignOut(input: SvelteKitAuthConfigInput) {
-  return async function signOut(event: RequestEvent): Promise<never> {
+  return async function signOut(
+    event: RequestEvent,
+    given?: Record<string, unknown>,
+  ): Promise<never> {
     const prepared = await configFor(input, event)
-    const fields = await formFields(event)
+    const fields = await fieldsOf(event, given)
     const body = new URLSearchParams({ callbackUrl: destination(fields, event) })
     return run(event, prepared, "/signout", new URLSearchParams(), body)
   }

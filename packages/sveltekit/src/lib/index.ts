@@ -20,6 +20,8 @@ import type { Handle, SvelteKitAuthConfigInput } from "./types.js"
 export type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
 export { isProtectedPath, protect } from "./protect.js"
 export { getAccessToken } from "./access-token.js"
+export { loadSession, type SessionLoadEvent } from "./load-session.js"
+export { SESSION_DEPENDENCY } from "./session-key.js"
 export {
   getUserSessions,
   revokeOtherSessions,
@@ -35,10 +37,13 @@ export type * from "@latch/core/types"
 export interface SvelteKitAuthResult {
   /** The hook: answers `{basePath}/*`, sets `event.locals.auth()` for every other request. */
   handle: Handle
-  /** A form action that signs in with the form's `providerId`. */
-  signIn: (event: RequestEvent) => Promise<never>
-  /** A form action that signs out. */
-  signOut: (event: RequestEvent) => Promise<never>
+  /**
+   * A form action that signs in with the form's `providerId`. `fields`, when given, replaces the
+   * form (a remote `form` passes what it read; see `@latch/sveltekit/remote`).
+   */
+  signIn: (event: RequestEvent, fields?: Record<string, unknown>) => Promise<never>
+  /** A form action that signs out; `fields` as for `signIn`. */
+  signOut: (event: RequestEvent, fields?: Record<string, unknown>) => Promise<never>
 }
 
 /**

@@ -1,14 +1,20 @@
 /**
  * A live session for Svelte 5 components: `useSession()` and the store behind it. Its own entry
  * (`@latch/sveltekit/session`) so that the `./client` helpers stay as small as they are. The
- * session is `$state`, so markup and `$derived` follow it; it is refetched when it expires and
- * when another tab of the same origin reports a different session (sign-in or sign-out there).
+ * session is `$state`, so markup and `$derived` follow it. The server is the truth: the session
+ * is refetched when it expires, when the tab becomes visible again (throttled), optionally on an
+ * interval, and when another tab of the same origin reports a different session. A change
+ * learned that way re-runs the loads that depend on `SESSION_DEPENDENCY`.
  */
 import { browser } from "$app/environment"
+import { invalidate as invalidateLoads } from "$app/navigation"
 import { page } from "$app/state"
 import type { Session } from "@latch/core/types"
 import { actionsBase } from "./client-base.js"
 import { updateSession as postSessionUpdate } from "./client.js"
+import { SESSION_DEPENDENCY } from "./session-key.js"
+
+export { SESSION_DEPENDENCY }
 
 /** Where the session stands: not known yet, signed in, or signed out. */
 export type SessionStatus = "loading" | "authenticated" | "unauthenticated"
@@ -20,18 +26,36 @@ export interface SessionChannel {
   close(): void
 }
 
-/** Options of `createSessionStore`; every one has a browser default. */
-export interface SessionStoreOptions {
-  /** The session known at start (from page data); `undefined` means unknown: fetch it. */
-  initial?: Session | null | undefined
+/** When the store asks the server again; options of `useSession` and `createSessionStore`. */
+export interface SessionRefetchOptions {
   /** The server's `basePath`, for the default fetches. @default "/auth" */
   basePath?: string
+  /** Refetch when the tab becomes visible or the window gains focus. @default true */
+  refetchOnFocus?: boolean
+  /** The least time between two refetches on focus, in milliseconds. @default 5000 */
+  focusThrottle?: number
+  /** Refetch every so many milliseconds while the tab is visible; `0` for never. @default 0 */
+  refetchInterval?: number
+}
+
+/** Options of `createSessionStore`; every one has a browser default. */
+export interface SessionStoreOptions extends SessionRefetchOptions {
+  /** The session known at start (from page data); `undefined` means unknown: fetch it. */
+  initial?: Session | null | undefined
   /** Reads the current session. @default GET `{base}{basePath}/session` */
   fetchSession?: () => Promise<Session | null>
   /** Sends `update(data)` to the server. @default `updateSession` of `@latch/sveltekit/client` */
   updateSession?: (data: unknown) => Promise<Session | null>
-  /** Tells the other tabs; `null` for none. @default `new BroadcastChannel("latch.session")` */
+  /**
+   * Tells the other tabs; `null` for none. @default a `BroadcastChannel` named `latch.session`,
+   * or, where there is none, `storage` events of the `latch.session` key of `localStorage`
+   */
   channel?: SessionChannel | null
+  /**
+   * Called with `SESSION_DEPENDENCY` when the session changed other than through page data;
+   * `null` for nothing. @default `invalidate` of `$app/navigation`
+   */
+  invalidate?: ((dependency: string) => unknown) | null
   /** The clock, in milliseconds. @default Date.now */
   now?: () => number
 }
@@ -47,7 +71,7 @@ export interface SessionStore {
   refresh(): Promise<Session | null>
   /** Runs the server's `jwt` callback with `trigger: "update"` and shows the result. */
   update(data: unknown): Promise<Session | null>
-  /** Stops the expiry timer and leaves the channel. */
+  /** Stops the timers and the focus listeners, and leaves the channel. */
   destroy(): void
 }
 
@@ -78,9 +102,50 @@ function statusOf(session: Session | null | undefined): SessionStatus {
   return session ? "authenticated" : "unauthenticated"
 }
 
+const CHANNEL = "latch.session"
+
 function openChannel(): SessionChannel | null {
-  return typeof BroadcastChannel === "function" ? new BroadcastChannel("latch.session") : null
+  if (typeof BroadcastChannel === "function") return new BroadcastChannel(CHANNEL)
+  return storageChannel()
 }
+
+/**
+ * For browsers without `BroadcastChannel`: a `localStorage` key that every tab writes and the
+ * others see in `storage` events (never fired in the tab that wrote). A counter makes each write
+ * a change, since an event fires only when the value differs.
+ */
+function storageChannel(): SessionChannel | null {
+  if (typeof localStorage === "undefined" || typeof addEventListener !== "function") return null
+  let sent = 0
+  const listeners: ((event: StorageEvent) => void)[] = []
+  return {
+    postMessage(message) {
+      try {
+        localStorage.setItem(CHANNEL, JSON.stringify({ message, sent: `${Date.now()}.${++sent}` }))
+      } catch {
+        // Storage full or refused (private mode): the other tabs learn at their next refetch.
+      }
+    },
+    addEventListener(_type, listener) {
+      const onStorage = (event: StorageEvent) => {
+        if (event.key !== CHANNEL || !event.newValue) return
+        try {
+          listener({ data: (JSON.parse(event.newValue) as { message: unknown }).message })
+        } catch {
+          // Not ours.
+        }
+      }
+      listeners.push(onStorage)
+      addEventListener("storage", onStorage)
+    },
+    close() {
+      for (const listener of listeners.splice(0)) removeEventListener("storage", listener)
+    },
+  }
+}
+
+/** Whether the page is shown; outside a browser, as if it were. */
+const isVisible = () => typeof document === "undefined" || document.visibilityState !== "hidden"
 
 /** The store, and `accept` for `useSession` to pass on newer page data. */
 interface StoreHandle {
@@ -100,8 +165,12 @@ function createStore(options: SessionStoreOptions): StoreHandle {
     },
     updateSession = (input: unknown) => postSessionUpdate(input, { basePath }),
     now = Date.now,
+    refetchOnFocus = true,
+    focusThrottle = 5_000,
+    refetchInterval = 0,
   } = options
   const channel = options.channel === undefined ? openChannel() : options.channel
+  const invalidate = options.invalidate === undefined ? invalidateLoads : options.invalidate
 
   // Replaced whole, never mutated: `raw` spares the proxy.
   let data = $state.raw<Session | null | undefined>(options.initial)
@@ -113,6 +182,10 @@ function createStore(options: SessionStoreOptions): StoreHandle {
   // last call wins whatever order the answers come back in.
   let issued = 0
   let shown = 0
+  // When the server last told us the session (or the page data did): focus refetches wait for
+  // `focusThrottle` after it.
+  let checkedAt = options.initial === undefined ? -Infinity : now()
+  const cleanups: (() => void)[] = []
 
   function scheduleExpiry(session: Session | null | undefined): void {
     clearTimeout(timer)
@@ -126,13 +199,21 @@ function createStore(options: SessionStoreOptions): StoreHandle {
     )
   }
 
-  function show(session: Session | null, ticket: number): void {
+  /**
+   * Shows a session. A change is told to the other tabs; one learned other than from page data
+   * also re-runs the loads that depend on the session, so that page data catches up. Learning
+   * the session for the first time (a prerendered page) is no change of page data.
+   */
+  function show(session: Session | null, ticket: number, fromPage = false): void {
     if (ticket < shown) return
     shown = ticket
-    const changed = data === undefined || fingerprintOf(data) !== fingerprintOf(session)
+    const known = data !== undefined
+    const changed = !known || fingerprintOf(data!) !== fingerprintOf(session)
     data = session
     scheduleExpiry(session)
-    if (changed) announce()
+    if (!changed) return
+    announce()
+    if (known && !fromPage && !destroyed) void Promise.resolve(invalidate?.(SESSION_DEPENDENCY))
   }
 
   function announce(): void {
@@ -149,6 +230,7 @@ function createStore(options: SessionStoreOptions): StoreHandle {
     inFlight = fetchSession().then(
       (session) => {
         error = null
+        checkedAt = now()
         show(session, ticket)
         return session
       },
@@ -178,6 +260,26 @@ function createStore(options: SessionStoreOptions): StoreHandle {
     void refresh().catch(() => {})
   })
 
+  /** On focus or visibility: ask the server unless it answered within `focusThrottle`. */
+  function onFocus(): void {
+    if (destroyed || !isVisible() || inFlight || now() - checkedAt < focusThrottle) return
+    void refresh().catch(() => {})
+  }
+  if (refetchOnFocus && typeof addEventListener === "function") {
+    addEventListener("focus", onFocus)
+    cleanups.push(() => removeEventListener("focus", onFocus))
+    if (typeof document !== "undefined") {
+      document.addEventListener("visibilitychange", onFocus)
+      cleanups.push(() => document.removeEventListener("visibilitychange", onFocus))
+    }
+  }
+  if (refetchInterval > 0) {
+    const interval = setInterval(() => {
+      if (isVisible()) void refresh().catch(() => {})
+    }, refetchInterval)
+    cleanups.push(() => clearInterval(interval))
+  }
+
   if (options.initial === undefined) void refresh().catch(() => {})
   else {
     // A page (re)loaded after a sign-in or sign-out tells the tabs that have not seen it.
@@ -200,10 +302,17 @@ function createStore(options: SessionStoreOptions): StoreHandle {
     destroy() {
       destroyed = true
       clearTimeout(timer)
+      for (const cleanup of cleanups.splice(0)) cleanup()
       channel?.close()
     },
   }
-  return { store, accept: (session: Session | null) => show(session, ++issued) }
+  return {
+    store,
+    accept(session: Session | null) {
+      checkedAt = now()
+      show(session, ++issued, true)
+    },
+  }
 }
 
 /**
@@ -226,8 +335,9 @@ let shared: StoreHandle | undefined
 let seen: string | undefined
 
 /**
- * The session for a component. In the browser, one store per page, seeded from
- * `page.data.session` (return it from the root `+layout.server.ts`) and kept up to date with it.
+ * The session for a component. In the browser, one store per document, seeded from
+ * `page.data.session` (return it from the root `+layout.server.ts`, e.g. with `loadSession`) and
+ * kept up to date with it. `options` apply to that one store: the first call's are used.
  * On the server, a read-only view of `page.data.session`: module state would be shared
  * between requests, so between users. Call it while a component initialises (it registers an
  * `$effect`), as with `getContext`.
@@ -241,11 +351,11 @@ let seen: string | undefined
  * {#if session.status === "authenticated"}{session.data?.user?.name}{/if}
  * ```
  */
-export function useSession(): SessionStore {
+export function useSession(options: SessionRefetchOptions = {}): SessionStore {
   const seed = (page.data as { session?: Session | null }).session
   if (!browser) return serverView(seed)
   if (!shared) {
-    shared = createStore({ initial: seed })
+    shared = createStore({ ...options, initial: seed })
     seen = seed === undefined ? undefined : fingerprintOf(seed)
   }
   const { accept } = shared
