@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
 import { build } from "esbuild"
-import { compile } from "svelte/compiler"
+import { compile, compileModule } from "svelte/compiler"
 import { benchDir, isMain, runAsScript } from "./lib/common.mjs"
 
 const LIBRARIES = [
@@ -33,10 +33,33 @@ const ENTRIES = [
   },
 ]
 
-/** Compiles `.svelte` files for the browser (styles injected), as vite-plugin-svelte does. */
+/**
+ * Entries only Latch has, measured alone: the live session (`useSession`), a module with runes
+ * (`.svelte.js`) that also pulls in the client entry's `updateSession`.
+ */
+const LATCH_ONLY = [
+  {
+    id: "session",
+    label: "live session entry (`useSession`, `createSessionStore`)",
+    source: (pkg) => `export * from "${pkg}/session"`,
+  },
+]
+
+/** The live session's budget, minified + gzipped: what one small component would cost. */
+const SESSION_BUDGET = 2_048
+
+/**
+ * Compiles `.svelte` files for the browser (styles injected), and modules with runes
+ * (`.svelte.js`), as vite-plugin-svelte does.
+ */
 const sveltePlugin = {
   name: "svelte",
   setup(build) {
+    build.onLoad({ filter: /\.svelte\.js$/ }, ({ path }) => ({
+      contents: compileModule(readFileSync(path, "utf8"), { generate: "client", filename: path }).js
+        .code,
+      loader: "js",
+    }))
     build.onLoad({ filter: /\.svelte$/ }, ({ path }) => ({
       contents: compile(readFileSync(path, "utf8"), {
         generate: "client",
@@ -74,17 +97,19 @@ export async function runSize() {
     for (const library of LIBRARIES)
       sizes[entry.id][library.id] = measure(await minified(entry.source(library.package)))
   }
-  const { signInOut, client, components } = sizes
+  for (const entry of LATCH_ONLY)
+    sizes[entry.id] = { latch: measure(await minified(entry.source("@latch/sveltekit"))) }
+  const { signInOut, client, components, session } = sizes
   const verdict = (id) => (sizes[id].latch.gzip < sizes[id].authjs.gzip ? "met" : "missed")
 
   console.table(
     Object.fromEntries(
-      ENTRIES.map((entry) => [
+      [...ENTRIES, ...LATCH_ONLY].map((entry) => [
         entry.id,
         Object.fromEntries(
           LIBRARIES.flatMap((library) => [
-            [`${library.id} min`, sizes[entry.id][library.id].minified],
-            [`${library.id} gzip`, sizes[entry.id][library.id].gzip],
+            [`${library.id} min`, sizes[entry.id][library.id]?.minified ?? "—"],
+            [`${library.id} gzip`, sizes[entry.id][library.id]?.gzip ?? "—"],
           ]),
         ),
       ]),
@@ -94,7 +119,8 @@ export async function runSize() {
     `Browser: \`signIn\` + \`signOut\` ${signInOut.latch.gzip} B minified + gzipped with Latch, ` +
     `${signInOut.authjs.gzip} B with Auth.js (goal: smaller, ${verdict("signInOut")}); the whole ` +
     `client entry ${client.latch.gzip} B and ${client.authjs.gzip} B; the components ` +
-    `${components.latch.gzip} B and ${components.authjs.gzip} B`
+    `${components.latch.gzip} B and ${components.authjs.gzip} B; the live session ` +
+    `${session.latch.gzip} B (Auth.js has none)`
   console.log(summary)
 
   const goals = [
@@ -112,6 +138,14 @@ export async function runSize() {
       goal: "smaller than Auth.js's",
       value: `${components.latch.gzip} B vs ${components.authjs.gzip} B`,
       verdict: verdict("components"),
+    },
+    {
+      area: "Static",
+      label: "live session entry (`@latch/sveltekit/session`), minified + gzipped",
+      goal: `at most ${SESSION_BUDGET} B (Auth.js's SvelteKit package has none)`,
+      value: `${session.latch.gzip} B`,
+      verdict: session.latch.gzip <= SESSION_BUDGET ? "met" : "missed",
+      note: "with what it uses of the client entry (`updateSession`); SvelteKit's `$app/*` and the Svelte runtime external",
     },
   ]
 
@@ -137,6 +171,11 @@ has no counterpart of; the first row bundles only what both export.
 | Entry | Latch minified | Latch gzip | Auth.js minified | Auth.js gzip | Latch ÷ Auth.js (gzip) |
 | --- | ---: | ---: | ---: | ---: | ---: |
 ${rows}
+
+The live session (\`export * from "@latch/sveltekit/session"\`, a module with runes compiled
+for the browser by the Svelte compiler, with the client entry's \`updateSession\` it uses):
+**${session.latch.minified} B minified, ${session.latch.gzip} B gzipped** (budget ${SESSION_BUDGET} B). Auth.js's
+SvelteKit package has no counterpart.
 `
   return { sizes, summary, markdown, goals }
 }

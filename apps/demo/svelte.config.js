@@ -4,5 +4,9 @@ import { vitePreprocess } from "@sveltejs/vite-plugin-svelte"
 /** @type {import('@sveltejs/kit').Config} */
 export default {
   preprocess: vitePreprocess(),
-  kit: { adapter: adapter() },
+  kit: {
+    adapter: adapter(),
+    // Remote functions (src/lib/account.remote.ts, the /remote page): experimental in SvelteKit.
+    experimental: { remoteFunctions: true },
+  },
 }

@@ -1,17 +1,10 @@
-// `App.Locals.auth()` is declared by @latch/sveltekit; extend the session's type here.
+// `App.Locals.auth()` and `App.PageData.session` are declared by @latch/sveltekit; extend the
+// session's type here.
 import "@latch/sveltekit"
 
 declare module "@latch/sveltekit" {
   interface Session {
     user?: { id?: string; name?: string | null; email?: string | null; image?: string | null }
-  }
-}
-
-declare global {
-  namespace App {
-    interface PageData {
-      session: import("@latch/sveltekit").Session | null
-    }
   }
 }
 

@@ -13,6 +13,7 @@ import {
   type SessionStore,
 } from "../src/lib/session.svelte.js"
 import { invalidated } from "./stubs/app-navigation.js"
+import { setBase } from "./stubs/app-paths.js"
 import { page } from "./stubs/app-state.js"
 
 const alice: Session = { user: { name: "Alice" }, expires: "2099-01-01T00:00:00.000Z" }
@@ -434,5 +435,35 @@ describe("without BroadcastChannel", () => {
     await a.refresh()
     await settle()
     expect(fetchB).toHaveBeenCalledTimes(1)
+  })
+})
+
+describe("paths", () => {
+  it("fetches the session under paths.base and the server's basePath", async () => {
+    setBase("/app")
+    const fetch = vi.fn(async () => Response.json(alice))
+    vi.stubGlobal("fetch", fetch)
+    try {
+      const store = track(createSessionStore({ basePath: "/api/auth", channel: null }))
+      await settle()
+      expect(store.data).toEqual(alice)
+      expect(fetch).toHaveBeenCalledExactlyOnceWith("/app/api/auth/session", {
+        credentials: "same-origin",
+      })
+      // Without a basePath, the default one.
+      setBase("")
+      await track(createSessionStore({ channel: null })).refresh()
+      expect(fetch).toHaveBeenLastCalledWith("/auth/session", { credentials: "same-origin" })
+    } finally {
+      setBase("")
+    }
+  })
+
+  it("says why when the session endpoint fails, and keeps what it knew", async () => {
+    vi.stubGlobal("fetch", async () => new Response("no", { status: 503 }))
+    const store = track(createSessionStore({ initial: alice, channel: null }))
+    await expect(store.refresh()).rejects.toThrow("GET session answered 503")
+    expect(store.data).toEqual(alice)
+    expect(String(store.error)).toContain("503")
   })
 })

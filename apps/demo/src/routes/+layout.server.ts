@@ -1,8 +1,9 @@
-import type { LayoutServerLoad } from "./$types"
+// The session for the header and the live session in the browser (`useSession()`): `loadSession`
+// returns `{ session }` and registers the load under "latch:session", the key the live session
+// invalidates when it learns of a change (another tab signed out, the name was updated).
+// For display only. Authorization never happens in a layout's load: SvelteKit may skip it on
+// navigations between child pages, so it does not run for every child route. Pages check for
+// themselves; /admin is guarded in hooks.server.ts.
+import { loadSession } from "@latch/sveltekit"
 
-// For display only (the header shows who is signed in). Authorization never happens in a
-// layout's load: SvelteKit may skip it on navigations between child pages, so it does not run
-// for every child route. Pages check for themselves; /admin is guarded in hooks.server.ts.
-export const load: LayoutServerLoad = async ({ locals }) => {
-  return { session: await locals.auth() }
-}
+export const load = loadSession

@@ -1,6 +1,4 @@
-// Prerendered at build time: proves a page with <SignIn/> builds with prerendering on.
+// Prerendered at build time: proves a page with <SignIn/> builds with prerendering on. The
+// header's session is not in the file (there is no visitor at build time): `loadSession` leaves
+// it unknown, and the live session asks the server once the page is in the browser.
 export const prerender = true
-
-// The header's session in the prerendered file is the one at build time (none): this flag tells
-// the root layout to ask the server who is signed in once the page is in the browser.
-export const load = () => ({ prerendered: true })
