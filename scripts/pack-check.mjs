@@ -100,6 +100,8 @@ const registryDependencies =
 const USER = { username: "alice", password: "wonderland", name: "Alice Liddell" }
 /** The app lives under `paths.base`, which Latch's hook, form actions and components honour. */
 const BASE = "/app"
+/** Remote functions came in SvelteKit 2.27: the floor (2.26) has none. */
+const REMOTE = kit !== "floor"
 
 /**
  * The app's files. SvelteKit 3 reads its configuration from vite.config (svelte.config.js is
@@ -190,6 +192,21 @@ export const handle = sequence(auth, async ({ event, resolve }) => {
     "src/routes/+page.svelte": `<h1>Home</h1>
 <a href="${BASE}/protected">Protected</a>
 `,
+    // The live session: seeded by loadSession, rendered on the server for each visitor.
+    "src/routes/+layout.server.ts": `import { loadSession } from "@latch/sveltekit"
+
+export const load = loadSession
+`,
+    "src/routes/+layout.svelte": `<script lang="ts">
+  import { useSession } from "@latch/sveltekit/session"
+
+  let { children } = $props()
+  const session = useSession()
+</script>
+
+<p id="header">{session.status}:{session.data?.user?.name ?? ""}</p>
+{@render children()}
+`,
     "src/routes/signin/+page.server.ts": `import { CredentialsSignin } from "@latch/sveltekit"
 import { fail, type Actions, type ServerLoad } from "@sveltejs/kit"
 import { signIn } from "../../auth"
@@ -250,10 +267,34 @@ export const load: ServerLoad = async ({ locals, url }) => {
 <SignOut />
 `,
   }
+  if (REMOTE) {
+    // Remote functions (experimental in SvelteKit, from 2.27): sign-in as a remote form.
+    files["src/lib/account.remote.ts"] = `import { signInForm } from "@latch/sveltekit/remote"
+import { signIn } from "../auth"
+
+export const signInRemote = signInForm(signIn)
+`
+    files["src/routes/remote/+page.svelte"] = `<script lang="ts">
+  import { signInRemote } from "../../lib/account.remote"
+</script>
+
+{#if signInRemote.result}
+  <p id="error">Wrong username or password ({signInRemote.result.code})</p>
+{/if}
+<form {...signInRemote}>
+  <input {...signInRemote.fields.providerId.as("hidden", "credentials")} />
+  <input {...signInRemote.fields.redirectTo.as("hidden", "${BASE}/protected")} />
+  <input {...signInRemote.fields.username.as("text")} />
+  <input {...signInRemote.fields.password.as("password")} />
+  <button>Sign in</button>
+</form>
+`
+  }
+  const experimental = REMOTE ? ", experimental: { remoteFunctions: true }" : ""
   if (major === "2") {
     files["svelte.config.js"] = `import adapter from "@sveltejs/adapter-node"
 
-export default { kit: { adapter: adapter(), paths: { base: "${BASE}" } } }
+export default { kit: { adapter: adapter(), paths: { base: "${BASE}" }${experimental} } }
 `
     files["vite.config.ts"] = `import { sveltekit } from "@sveltejs/kit/vite"
 import { defineConfig } from "vite"
@@ -274,7 +315,9 @@ import { sveltekit } from "@sveltejs/kit/vite"
 import { defineConfig } from "vite"
 
 export default defineConfig({
-  plugins: [sveltekit({ adapter: adapter(), paths: { base: "${BASE}", origin: "${origin}" } })],
+  plugins: [
+    sveltekit({ adapter: adapter(), paths: { base: "${BASE}", origin: "${origin}" }${experimental} }),
+  ],
 })
 `
   }
@@ -329,9 +372,9 @@ function findForm(html, pagePath, test, description) {
   throw new Error(`no form ${description} in:\n${html}`)
 }
 
-/** The first form with a field named `name`. */
+/** The first form with a field named `name` (SvelteKit 3 names a remote form's `name/<form id>`). */
 function formWith(html, name, pagePath) {
-  const field = new RegExp(`name="${name}"`)
+  const field = new RegExp(`name="${name}(/[^"]*)?"`)
   return findForm(html, pagePath, (_, body) => field.test(body), `with a "${name}" field`)
 }
 
@@ -387,6 +430,7 @@ async function signInFlows(origin) {
   assert.equal(result.status, 200, "GET /protected signed in")
   const page = await result.response.text()
   assert.match(page, new RegExp(`<p id="user">Signed in as ${USER.name}</p>`))
+  assert.match(page, new RegExp(`<p id="header">authenticated:${USER.name}</p>`), "useSession()")
   assert.equal(result.response.headers.get("x-sequenced"), "true", "the hook after Latch's ran")
   const session = await (await user.request(`${BASE}/auth/session`)).response.json()
   assert.equal(session?.user?.name, USER.name, "GET /auth/session under paths.base")
@@ -404,6 +448,8 @@ async function signInFlows(origin) {
   assert.equal(target(result), `${BASE}/`)
   assert.equal(user.jar.has(sessionCookie), false, "the session cookie is cleared")
   assert.equal((await user.request(`${BASE}/protected`)).status, 303, "signed out")
+  result = await user.request(`${BASE}/`)
+  assert.match(await result.response.text(), /<p id="header">unauthenticated:<\/p>/)
 
   // 7. The built-in page: GET /auth/signin, its CSRF token, POST /auth/callback/credentials.
   const other = browser(origin)
@@ -430,6 +476,43 @@ async function signInFlows(origin) {
   assert.equal(target(result), `${BASE}/protected`)
   result = await other.request(`${BASE}/protected`)
   assert.equal(result.status, 200)
+  assert.match(await result.response.text(), new RegExp(`Signed in as ${USER.name}`))
+
+  if (REMOTE) await remoteFormFlows(origin, target, { wrong, right, sessionCookie })
+}
+
+/** 8. Sign-in as a remote form, posted without JavaScript (to the page, `?/remote=…`). */
+async function remoteFormFlows(origin, target, { wrong, right, sessionCookie }) {
+  const user = browser(origin)
+  const pagePath = `${BASE}/remote`
+  let result = await user.request(pagePath)
+  assert.equal(result.status, 200, "GET /remote")
+  const html = await result.response.text()
+  const form = formWith(html, "username", pagePath)
+  assert.match(form.action, /remote=/, "a remote form posts to the page")
+  // The fields as the page names them: `username`, or `username/<form id>` (SvelteKit 3).
+  const named = (fields) =>
+    Object.fromEntries(
+      Object.entries(fields).map(([key, value]) => [
+        new RegExp(`name="(${key}(?:/[^"]*)?)"`).exec(html)[1],
+        value,
+      ]),
+    )
+  result = await user.request(form.action, {
+    method: "POST",
+    form: { ...form.hidden, ...named(wrong) },
+  })
+  assert.equal(result.status, 200, "a remote form refused")
+  assert.match(await result.response.text(), /Wrong username or password \(credentials\)/)
+  assert.equal(user.jar.has(sessionCookie), false)
+  result = await user.request(form.action, {
+    method: "POST",
+    form: { ...form.hidden, ...named(right) },
+  })
+  assert.equal(result.status, 303, "a remote form signs in")
+  assert.equal(target(result), `${BASE}/protected`)
+  assert.ok(user.jar.has(sessionCookie), "the remote form set the session cookie")
+  result = await user.request(`${BASE}/protected`)
   assert.match(await result.response.text(), new RegExp(`Signed in as ${USER.name}`))
 }
 

@@ -7,7 +7,7 @@
 import { isHttpError, isRedirect } from "@sveltejs/kit"
 import { afterEach, describe, expect, it } from "vitest"
 import { SvelteKitAuth } from "../src/lib/index.js"
-import { getSession, requireSession, signInForm, signOutForm } from "../src/lib/remote.js"
+import { getSession, requireSession, signInForm, signOutForm } from "../src/lib/remote-functions.js"
 import { testConfig } from "./helpers/config.js"
 import { ORIGIN, SESSION_COOKIE, createEvent, isDeletion, type TestEvent } from "./helpers/event.js"
 import { setRequestEvent } from "./stubs/app-server.js"

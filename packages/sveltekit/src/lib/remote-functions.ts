@@ -6,6 +6,9 @@
  * A remote function has no `event` parameter: these read the request through
  * `getRequestEvent()`, so they work in any remote function and in anything it calls, and also in
  * loads, actions and endpoints. They need the `handle` hook, as `locals.auth()` does.
+ *
+ * The file is not named `remote.ts`: SvelteKit 3 takes a module named so, even in a package, for
+ * a module of remote functions, and refuses every other export it has.
  */
 import { form, getRequestEvent } from "$app/server"
 import { CredentialsSignin } from "@latch/core/errors"
@@ -57,6 +60,12 @@ export async function requireSession(
 /** A form action of `SvelteKitAuth`: its `signIn` or `signOut`. */
 export type FormAction = (event: RequestEvent, fields?: Record<string, unknown>) => Promise<never>
 
+/**
+ * The fields of the remote forms, all strings: `providerId`, `redirectTo`, and the provider's
+ * own. Bind each input with `form.fields.<name>.as(type)` (SvelteKit 3 refuses other fields).
+ */
+export type SignInFields = Record<string, string>
+
 /** What a remote sign-in form's `result` holds after a refused credentials sign-in. */
 export interface SignInFormResult {
   /** `"CredentialsSignin"`. */
@@ -69,7 +78,8 @@ export interface SignInFormResult {
  * Sign-in as a remote `form`, from `SvelteKitAuth`'s `signIn`: the same fields as the form
  * action (`providerId`, `redirectTo`, the provider's own such as `username` and `password`,
  * `authorizationParams-*`), the same origin check, and a redirect where the flow continues. A
- * refused credentials sign-in does not throw: the form's `result` is `{ error, code }`.
+ * refused credentials sign-in does not throw: the form's `result` is `{ error, code }`. Bind
+ * inputs with `fields.<name>.as(type)`, as SvelteKit's remote forms want.
  *
  * @example
  * ```ts
@@ -81,7 +91,7 @@ export interface SignInFormResult {
  * ```
  */
 export function signInForm(signIn: FormAction) {
-  return form("unchecked", async (fields: Record<string, unknown>): Promise<SignInFormResult> => {
+  return form("unchecked", async (fields: SignInFields): Promise<SignInFormResult> => {
     try {
       return await signIn(getRequestEvent(), fields)
     } catch (refusal) {
@@ -93,7 +103,7 @@ export function signInForm(signIn: FormAction) {
 
 /** Sign-out as a remote `form`, from `SvelteKitAuth`'s `signOut`; `redirectTo` as the action's. */
 export function signOutForm(signOut: FormAction) {
-  return form("unchecked", async (fields: Record<string, unknown>): Promise<never> => {
+  return form("unchecked", async (fields: SignInFields): Promise<never> => {
     return signOut(getRequestEvent(), fields)
   })
 }
