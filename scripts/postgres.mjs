@@ -95,9 +95,12 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
  * Creates a cluster, starts it on 127.0.0.1 (`options.port`, or a free port) and creates the
  * database `options.database`. Resolves to its connection string and `stop()`, which shuts the
  * server down and removes the cluster. Exits the process with a message when it cannot start.
+ * `stopServer()` and `startServer()` restart the server on the same data and port (the
+ * reliability harness's database outage).
  *
  * @param {{ port?: number, database?: string }} [options]
- * @returns {Promise<{ url: string, port: number, stop: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, port: number, stop: () => Promise<void>,
+ *   stopServer: () => Promise<void>, startServer: () => Promise<void> }>}
  */
 export async function startPostgres(options = {}) {
   const bin = ensurePostgres()
@@ -121,27 +124,33 @@ export async function startPostgres(options = {}) {
 
   const port = options.port ?? (await freePort())
   let log = ""
-  // Trust authentication is safe only because nothing but this machine can connect: TCP on
-  // 127.0.0.1, and the socket in our private directory. fsync off: the data is thrown away.
-  const server = spawn(
-    join(bin, "postgres"),
-    ["-D", data, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1"].concat([
-      "-c",
-      "fsync=off",
-      "-c",
-      "synchronous_commit=off",
-      "-c",
-      "full_page_writes=off",
-    ]),
-    { ...as, stdio: ["ignore", "pipe", "pipe"] },
-  )
   // The end of its output, for a message if it fails.
   const keep = (chunk) => (log = (log + chunk).slice(-10_000))
-  server.stdout.on("data", keep)
-  server.stderr.on("data", keep)
-  const exited = new Promise((resolve) => server.once("exit", resolve))
-  let running = true
-  exited.then(() => (running = false))
+  /** @type {import("node:child_process").ChildProcess} */
+  let server
+  /** @type {Promise<unknown>} */
+  let exited = Promise.resolve()
+  let running = false
+  // Trust authentication is safe only because nothing but this machine can connect: TCP on
+  // 127.0.0.1, and the socket in our private directory. fsync off: the data is thrown away.
+  const spawnServer = () => {
+    server = spawn(
+      join(bin, "postgres"),
+      ["-D", data, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1"].concat([
+        "-c",
+        "fsync=off",
+        "-c",
+        "synchronous_commit=off",
+        "-c",
+        "full_page_writes=off",
+      ]),
+      { ...as, stdio: ["ignore", "pipe", "pipe"] },
+    )
+    server.stdout.on("data", keep)
+    server.stderr.on("data", keep)
+    running = true
+    exited = new Promise((resolve) => server.once("exit", resolve)).then(() => (running = false))
+  }
   // The last resort, when the script exits without `stop()`: an immediate shutdown.
   const atExit = () => {
     if (running) server.kill("SIGQUIT")
@@ -156,11 +165,15 @@ export async function startPostgres(options = {}) {
   }
   const isReady = () =>
     spawnSync(join(bin, "pg_isready"), ["-q", "-h", "127.0.0.1", "-p", String(port)]).status === 0
-  for (let waited = 0; !isReady(); waited += 100) {
-    if (!running) fail("exited at start-up")
-    if (waited > 30_000) fail("did not accept connections within 30 s")
-    await sleep(100)
+  const waitUntilReady = async () => {
+    for (let waited = 0; !isReady(); waited += 100) {
+      if (!running) fail("exited at start-up")
+      if (waited > 30_000) fail("did not accept connections within 30 s")
+      await sleep(100)
+    }
   }
+  spawnServer()
+  await waitUntilReady()
   const database = options.database ?? "latch_demo"
   const createdb = spawnSync(
     join(bin, "createdb"),
@@ -178,6 +191,17 @@ export async function startPostgres(options = {}) {
       if (running) server.kill("SIGINT")
       await exited
       removeCluster()
+    },
+    /** Stops the server (a fast shutdown, as `stop()`) but keeps the cluster, for a restart. */
+    async stopServer() {
+      if (running) server.kill("SIGINT")
+      await exited
+    },
+    /** Starts the server again on the same cluster and port; resolves once it accepts. */
+    async startServer() {
+      if (running) return
+      spawnServer()
+      await waitUntilReady()
     },
   }
 }

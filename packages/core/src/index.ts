@@ -26,6 +26,7 @@ import { resolveOrigin } from "./request/host.js"
 import { parseRequest } from "./request/parse.js"
 import { errorToResponse } from "./response/from-error.js"
 import { toResponse } from "./response/to-response.js"
+import { isUnavailable } from "./response/unavailable.js"
 import { verifyCSRF } from "./security/csrf.js"
 import type { AuthAction, AuthConfig, ResponseInternal } from "./types.js"
 
@@ -90,7 +91,10 @@ async function handle(
     // (a refused password, an expired form) thrown, to show them inline.
     if (isRaw && error instanceof AuthError && error.kind === "signIn") throw error
     const result = await errorToResponse(error, { config, action, ctx })
-    return ctx ? withCookies(result, ctx.cookies) : result
+    // The database down: the cookies the flow set before it failed are dropped, above all a
+    // sign-out's deletion of the session cookie, whose row is still in the database — the
+    // session is kept for when the database is back, and the user can sign out again then.
+    return ctx && !isUnavailable(error) ? withCookies(result, ctx.cookies) : result
   }
 }
 

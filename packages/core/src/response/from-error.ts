@@ -3,6 +3,9 @@
  * operators find the details (and the cause) in the log.
  *
  * - malformed requests: 400 (`UnknownAction`, `InvalidRequest`), 405 with `Allow`, 413;
+ * - the database down (an `AdapterError`, see unavailable.ts): 503 JSON with `Retry-After` for
+ *   API actions; page actions redirect to the error page with `code=unavailable` and
+ *   `Retry-After` (a form post gets a page a browser can show, never a blank 503);
  * - configuration errors: 500 JSON for API actions, the built-in error page for page actions;
  * - everything else on an API action: JSON (400 for a bad CSRF token, else 500);
  * - everything else on a page action: a redirect to the sign-in page (errors the user can fix)
@@ -23,6 +26,12 @@ import type { AuthAction, ResponseInternal } from "../types.js"
 import { htmlResponse } from "./html.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import { redirectTo } from "./redirect.js"
+import {
+  isUnavailable,
+  logUnavailable,
+  RETRY_AFTER_SECONDS,
+  UNAVAILABLE_MESSAGE,
+} from "./unavailable.js"
 
 /** Actions answered with JSON rather than pages or redirects. */
 const apiActions = new Set<AuthAction>(["csrf", "providers", "session", "webauthn-options"])
@@ -48,6 +57,7 @@ function json(status: number, error: string, message: string): ResponseInternal 
 
 function log(error: unknown, scene: ErrorScene): void {
   if (error === scene.config.error) return // logged once, when the configuration was resolved
+  if (isUnavailable(error)) return logUnavailable(scene.config.logger, error)
   if (error instanceof AuthError && (error.kind === "signIn" || error.type in requestErrors)) {
     scene.config.logger.debug(`${error.type}: ${error.message}`)
     return
@@ -82,6 +92,12 @@ export async function errorToResponse(
     return response
   }
   const isApi = scene.action === undefined || apiActions.has(scene.action)
+  const unavailable = isUnavailable(error)
+  if (unavailable && (isApi || !scene.ctx)) {
+    const response = json(503, "AdapterError", UNAVAILABLE_MESSAGE)
+    response.headers = { "retry-after": String(RETRY_AFTER_SECONDS) }
+    return response
+  }
   // The configuration's own error, or a Host we may not trust: the server's fault.
   if (error === scene.config.error || error instanceof UntrustedHost) {
     if (isApi)
@@ -111,12 +127,12 @@ export async function errorToResponse(
     withQuery(page, {
       callbackUrl: new URL(callbackUrl).href === new URL(ctx.origin).href ? undefined : callbackUrl,
       error: destination.error,
-      code: destination.code,
+      code: unavailable ? "unavailable" : destination.code,
     }),
   )
   // A refusal that ends at a known time (a rate limit) says when, on the redirect and on the
-  // `{ url }` answer alike.
-  const retryAfter = retryAfterOf(error)
+  // `{ url }` answer alike; so does the database being down.
+  const retryAfter = unavailable ? RETRY_AFTER_SECONDS : retryAfterOf(error)
   if (retryAfter !== undefined) response.headers = { "retry-after": String(retryAfter) }
   return response
 }

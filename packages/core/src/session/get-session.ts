@@ -5,6 +5,7 @@
 import { resolveConfig, type ResolvedConfig } from "../config/resolve.js"
 import { CookieJar } from "../cookies/jar.js"
 import { resolveOrigin } from "../request/host.js"
+import { isUnavailable, logUnavailable } from "../response/unavailable.js"
 import type { AuthConfig, Cookie, Session } from "../types.js"
 import { mayHaveAuthjsSession } from "./migrate.js"
 import { readSession } from "./read.js"
@@ -22,7 +23,9 @@ function hasSessionCookie(header: string, config: ResolvedConfig): boolean {
  * session cookie re-issued only when due.
  *
  * @returns the session or `null`, and the cookies the response must set
- * @throws the configuration's error (e.g. `MissingSecret`) when it is misconfigured
+ * @throws the configuration's error (e.g. `MissingSecret`) when it is misconfigured, and an
+ *   `AdapterError` when the database could not be read (answer 503 with `Retry-After`; it is
+ *   logged already)
  * @example
  * ```ts
  * const { session, cookies } = await getSession(request, config)
@@ -40,11 +43,18 @@ export async function getSession(
   const cookies = new CookieJar(header)
   const site = resolveOrigin(new URL(request.url), resolved)
   const secure = resolved.useSecureCookies ?? site.secure
-  const session = await readSession({
-    config: resolved,
-    cookies,
-    cookieOptions: resolved.cookies(secure),
-    logger: resolved.logger,
-  })
-  return { session, cookies: cookies.toArray() }
+  try {
+    const session = await readSession({
+      config: resolved,
+      cookies,
+      cookieOptions: resolved.cookies(secure),
+      logger: resolved.logger,
+    })
+    return { session, cookies: cookies.toArray() }
+  } catch (error) {
+    // The database is down: logged here (once per kind of failure, not per request), thrown for
+    // the integration to answer 503; the cookies are not set, so the session cookie is kept.
+    if (isUnavailable(error)) logUnavailable(resolved.logger, error)
+    throw error
+  }
 }

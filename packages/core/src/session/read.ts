@@ -6,6 +6,7 @@ import type { ActionContext } from "../actions/context.js"
 import { JWTSessionError } from "../errors.js"
 import type { JWT } from "../jwt.js"
 import type { Session, SessionCallbackParams, User } from "../types.js"
+import { isUnavailable } from "../response/unavailable.js"
 import { readDatabaseSession } from "./database-strategy.js"
 import { emitEvent } from "./events.js"
 import { anyRefreshingProvider } from "./refresh-config.js"
@@ -57,7 +58,10 @@ export async function readSession(
 
 /**
  * A database session: one `getSessionAndUser`, the `session` callback with the stored user. A
- * failing database is logged and reads as no session (the cookie is kept for when it is back).
+ * failing database is thrown (an `AdapterError`: a 503 for the session action, and for a page's
+ * `getSession`), never read as no session: a signed-in user would look signed out, and a client
+ * would act on it. The cookie is kept for when the database is back. A callback that throws
+ * anything else is logged and reads as no session.
  */
 async function readFromDatabase(
   ctx: SessionContext,
@@ -101,6 +105,7 @@ async function readFromDatabase(
     await emitEvent(ctx, "session", { session, token: undefined as never })
     return session
   } catch (error) {
+    if (isUnavailable(error)) throw error
     ctx.logger.error(error instanceof Error ? error : new Error(String(error)))
     return null
   }

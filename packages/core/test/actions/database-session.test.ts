@@ -35,6 +35,31 @@ function onlySession(adapter: MemoryAdapter) {
 }
 
 describe("database sessions", () => {
+  it("treats a cookie with a control character as no session, without asking the adapter", async () => {
+    // PostgreSQL refuses NUL in text: looking such a token up would fail like a database that
+    // is down (a 503 for everyone sending `%00` in the cookie).
+    const { adapter, browser } = setup()
+    await browser.signIn()
+    const token = browser.cookies.get(SESSION)!
+    const lookups = vi.spyOn(adapter, "getSessionAndUser")
+    const deletes = vi.spyOn(adapter, "deleteSession")
+    for (const bad of [`${token}%00`, "%00", `${token}%0A`, "a".repeat(5000)]) {
+      const response = await browser.fetch("/session", { headers: { cookie: `${SESSION}=${bad}` } })
+      // No session: `null`, or a 400 for a cookie header core refuses to read.
+      expect(response.status).toBeLessThan(500)
+      if (response.status === 200) expect(await response.json()).toBeNull()
+    }
+    const signOut = await browser.fetch("/signout", {
+      method: "POST",
+      headers: { cookie: `${SESSION}=%00` },
+      form: { csrfToken: await browser.csrfToken() },
+    })
+    expect(signOut.status).toBeLessThan(500)
+    expect(lookups).not.toHaveBeenCalled()
+    expect(deletes.mock.calls.flat().some((key) => String(key).includes("\0"))).toBe(false)
+    expect(adapter.sessions.size).toBe(1)
+  })
+
   it("is the default strategy with an adapter, and credentials get a database session", async () => {
     const { adapter, browser } = setup()
     const response = await browser.signIn()
@@ -148,15 +173,19 @@ describe("database sessions", () => {
     expect(body).not.toContain("userId")
   })
 
-  it("reads a failing database as no session: 200, logged, the cookie kept", async () => {
+  it("answers a failing database with a 503 and Retry-After, logged, the cookie kept", async () => {
     const { adapter, browser, error } = setup()
     await browser.signIn()
     adapter.getSessionAndUser = () => {
       throw new Error("connection refused")
     }
     const response = await browser.fetch("/auth/session")
-    expect(response.status).toBe(200)
-    expect(await response.json()).toBeNull()
+    // Not `null` with a 200: that would show a signed-in user as signed out.
+    expect(response.status).toBe(503)
+    expect(response.headers.get("retry-after")).toBe("5")
+    const body = await response.text()
+    expect(JSON.parse(body)).toMatchObject({ error: "AdapterError" })
+    expect(body).not.toContain("connection refused")
     expect(browser.cookies.has(SESSION)).toBe(true)
     expect(error).toHaveBeenCalledWith(expect.objectContaining({ type: "AdapterError" }))
   })

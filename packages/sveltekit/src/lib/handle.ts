@@ -4,7 +4,8 @@
  * 1. during build and prerender: `locals.auth()` resolves to `null`, no auth code runs;
  * 2. a request under `{paths.base}{basePath}` is answered by `Auth`;
  * 3. any other request gets a lazy, memoized `locals.auth()` and goes on to `resolve`.
- *    `locals.getSession()` is the same function, for apps written for Auth.js.
+ *    `locals.getSession()` is the same function, for apps written for Auth.js. While the
+ *    database is down it throws a 503, which reaches the browser with `Retry-After`.
  *
  * CSRF: a POST to the actions is accepted when it is provably same-origin (`Origin` equals the
  * app's origin, or `Sec-Fetch-Site: same-origin`), or when it carries a double-submit token that
@@ -17,7 +18,12 @@ import { Auth } from "@latch/core"
 import type { RequestEvent } from "@sveltejs/kit"
 import { configFor, preparedFor, type PreparedConfig } from "./config.js"
 import { rememberConfig } from "./request-config.js"
-import { createLocalsAuth } from "./locals.js"
+import {
+  createLocalsAuth,
+  isUnavailableError,
+  RETRY_AFTER_SECONDS,
+  UNAVAILABLE_MESSAGE,
+} from "./locals.js"
 import type { Handle, SvelteKitAuthConfigInput } from "./types.js"
 
 /** Whether the path is `authBase` or below it. */
@@ -71,6 +77,24 @@ export function clientAddressOf(event: RequestEvent): string | undefined {
   }
 }
 
+/**
+ * A hook after this one (`protect`, or the app's own) that calls `locals.auth()` while the
+ * database is down gets a 503 thrown out of `resolve`, where SvelteKit would render it without
+ * the `Retry-After` the page's own loads get: answer it here, with the header.
+ */
+function answerUnavailable(error: unknown): Response {
+  if (!isUnavailableError(error)) throw error
+  const message = (error as { body?: { message?: unknown } }).body?.message ?? UNAVAILABLE_MESSAGE
+  return new Response(JSON.stringify({ message }), {
+    status: 503,
+    headers: {
+      "content-type": "application/json",
+      "cache-control": "no-store",
+      "retry-after": String(RETRY_AFTER_SECONDS),
+    },
+  })
+}
+
 export function createHandle(input: SvelteKitAuthConfigInput): Handle {
   /** Answers the actions; gives every other request its lazy `locals.auth()`. */
   const route = (
@@ -81,7 +105,8 @@ export function createHandle(input: SvelteKitAuthConfigInput): Handle {
     if (!isUnder(event.url.pathname, authBase)) {
       event.locals.auth = event.locals.getSession = createLocalsAuth(event, config)
       rememberConfig(event, config)
-      return resolve(event)
+      const response = resolve(event)
+      return response instanceof Response ? response : response.catch(answerUnavailable)
     }
     // An OAuth server may post its response from its own origin (`response_mode=form_post`,
     // e.g. Apple): state, PKCE and nonce protect those callbacks instead.

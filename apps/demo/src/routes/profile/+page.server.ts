@@ -5,6 +5,7 @@ import { fail, redirect, type RequestEvent } from "@sveltejs/kit"
 import { demoAdapter, demoSessionStrategy } from "../../auth"
 import type { Actions, PageServerLoad } from "./$types"
 import { postedForm } from "$lib/server/form"
+import { fromDatabase } from "$lib/server/unavailable"
 
 /** The sign-in page, coming back here. */
 const signInHere = `/signin?${new URLSearchParams({ callbackUrl: "/profile" })}`
@@ -15,10 +16,17 @@ export const load: PageServerLoad = async (event) => {
   // The user's passkeys, as the adapter stores them (never their keys: only what to show).
   const adapter = await demoAdapter()
   const id = session.user.id
-  const passkeys = id ? ((await adapter.listAuthenticatorsByUserId?.(id)) ?? []) : []
+  // The database may go down between `locals.auth()` (perhaps served from the session cache)
+  // and these reads: a 503 then, as for the session itself.
+  const passkeys = id
+    ? await fromDatabase(event, async () => (await adapter.listAuthenticatorsByUserId?.(id)) ?? [])
+    : []
   // "Where you are signed in": database sessions only. A JWT session lives in its cookie alone,
   // so the server has no list of them to show or to end.
-  const sessions = demoSessionStrategy() === "database" ? await getUserSessions(event) : undefined
+  const sessions =
+    demoSessionStrategy() === "database"
+      ? await fromDatabase(event, () => getUserSessions(event))
+      : undefined
   // Ended since `locals.auth()` read it (by another device, on another instance).
   if (sessions === null) redirect(303, signInHere)
   return {
@@ -60,7 +68,10 @@ export const actions: Actions = {
     const refused = await refusal(event)
     if (refused) return refused
     const id = (await postedForm(event.request)).get("id")
-    if (typeof id !== "string" || !(await revokeUserSession(event, id))) {
+    if (
+      typeof id !== "string" ||
+      !(await fromDatabase(event, () => revokeUserSession(event, id)))
+    ) {
       // Someone else's, or already signed out (by another tab or device).
       return fail(404, { message: "That session was already signed out." })
     }
@@ -69,6 +80,6 @@ export const actions: Actions = {
   revokeOthers: async (event) => {
     const refused = await refusal(event)
     if (refused) return refused
-    return { signedOut: await revokeOtherSessions(event) }
+    return { signedOut: await fromDatabase(event, () => revokeOtherSessions(event)) }
   },
 }
