@@ -1,5 +1,6 @@
 import { protect } from "@latch/sveltekit"
 import { sequence } from "@sveltejs/kit/hooks"
+import { guardRemoteForms } from "$lib/server/remote-guard"
 import { handle as authHandle } from "./auth"
 
 /**
@@ -8,5 +9,11 @@ import { handle as authHandle } from "./auth"
  * requests, form actions and endpoints — unlike a layout's load. It matches the route SvelteKit
  * picked and the decoded path, so `/%61dmin`, `/ADMIN` or `//admin` are kept out too; an
  * anonymous visitor gets a 303 to /signin?callbackUrl=<the page asked for>.
+ *
+ * First, `guardRemoteForms` answers remote form bodies SvelteKit cannot read with a 400.
  */
-export const handle = sequence(authHandle, protect(["/admin"], { signIn: "/signin" }))
+export const handle = sequence(
+  guardRemoteForms,
+  authHandle,
+  protect(["/admin"], { signIn: "/signin" }),
+)

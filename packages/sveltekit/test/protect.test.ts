@@ -204,6 +204,20 @@ describe("protect", () => {
     expect(auth).toHaveBeenCalledOnce()
   })
 
+  it.each(["/admin/x%zz", "/admin/settings%", "/admin/%E0%A4%A", "/admin%2F%C0%AF"])(
+    "lets SvelteKit refuse %s, a path it cannot decode, instead of redirecting",
+    async (path) => {
+      // SvelteKit answers such a path 400 itself; a redirect thrown for it would escape
+      // SvelteKit as an unhandled rejection and end the server process.
+      const { event, auth } = eventFor(path)
+      const { response, resolve, thrown } = await guarded(protect(["/admin"]), event)
+      expect(thrown).toBeUndefined()
+      expect(resolve).toHaveBeenCalledOnce()
+      expect(response?.status).toBe(200)
+      expect(auth).not.toHaveBeenCalled()
+    },
+  )
+
   it("does not read the session for requests it does not cover", async () => {
     const { event, auth } = eventFor("/public", "/[slug]")
     const resolve = createResolve()

@@ -4,8 +4,10 @@
  * have parsed from the body (which it has then read: the helpers must not read it again).
  * SvelteKit's own remote functions run in the demo's e2e (`e2e/tests/live-session.spec.ts`).
  */
+import Email from "@latch/core/providers/email"
 import { isHttpError, isRedirect } from "@sveltejs/kit"
-import { afterEach, describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { memoryAdapter } from "../../core/test/helpers/memory-adapter.js"
 import { SvelteKitAuth } from "../src/lib/index.js"
 import { getSession, requireSession, signInForm, signOutForm } from "../src/lib/remote-functions.js"
 import { testConfig } from "./helpers/config.js"
@@ -85,6 +87,24 @@ describe("sign-in and sign-out as remote forms", () => {
     const result = await submit(signInRemote, { ...credentials, password: "nope" })
     expect(result).toEqual({ error: "CredentialsSignin", code: "credentials" })
     expect(event.cookies.writes.filter((w) => w.name === SESSION_COOKIE)).toHaveLength(0)
+  })
+
+  it("an email sign-in that cannot start is the form's result, not an internal error", async () => {
+    const send = vi.fn()
+    const withEmail = SvelteKitAuth(
+      testConfig({
+        adapter: memoryAdapter(),
+        providers: [Email({ sendVerificationRequest: send })],
+      }),
+    )
+    const emailRemote = signInForm(withEmail.signIn)
+    for (const email of ["a@b", "alice@.example", "a@b.c, x@evil.example", ""]) {
+      const event = remoteEvent()
+      const result = await submit(emailRemote, { providerId: "email", email, redirectTo: "/" })
+      expect(result).toEqual({ error: "EmailSignInError", code: "email" })
+      expect(event.cookies.writes).toHaveLength(0)
+    }
+    expect(send).not.toHaveBeenCalled()
   })
 
   it("refuses a cross-site submission with a 403, as the form action does", async () => {

@@ -21,9 +21,20 @@ function adapterOf(ctx: SessionContext) {
   return requireMethods(ctx.config.adapter!, methods, 'session.strategy "database"')
 }
 
-/** The session token in the request's cookie, if any. */
+/**
+ * Whether a cookie's token could be one that was issued: no control character (a `%00` in the
+ * cookie decodes to NUL, which PostgreSQL refuses in text, so the lookup would fail as if the
+ * database were down) and no more than 4 KB, the most a browser keeps in one cookie.
+ */
+function plausibleToken(token: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return token.length <= 4096 && !/[\u0000-\u001f\u007f]/.test(token)
+}
+
+/** The session token in the request's cookie, if any (one that could have been issued). */
 export function sessionTokenOf(ctx: SessionContext): string | undefined {
-  return ctx.cookies.get(ctx.cookieOptions.sessionToken.name) || undefined
+  const token = ctx.cookies.get(ctx.cookieOptions.sessionToken.name)
+  return token && plausibleToken(token) ? token : undefined
 }
 
 function setCookie(ctx: SessionContext, sessionToken: string, expires: Date): void {
@@ -86,6 +97,8 @@ export async function readDatabaseSession(
   { touch = true }: { touch?: boolean } = {},
 ): Promise<Found | null> {
   const sessionToken = sessionTokenOf(ctx)
+  // A cookie no session could have: dropped, as one whose session is unknown.
+  if (!sessionToken && ctx.cookies.get(ctx.cookieOptions.sessionToken.name)) clearCookie(ctx)
   const found = sessionToken ? await readStoredSession(ctx, sessionToken, true, touch) : null
   if (!ctx.config.migrateSessions) return found
   if (found) {
@@ -115,6 +128,7 @@ async function readStoredSession(
   touch: boolean,
 ): Promise<Found | null> {
   const adapter = adapterOf(ctx)
+  if (!plausibleToken(token)) return null
   const key = await storedToken(ctx.config, token)
   const cache = sessionCacheOf(ctx.config)
   const now = Date.now()

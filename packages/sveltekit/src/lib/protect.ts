@@ -65,6 +65,16 @@ function decodeOnce(segment: string): string {
   })
 }
 
+/** Whether SvelteKit can decode a request's path (it splits on `%25`, then `decodeURI`s). */
+function decodableBySvelteKit(pathname: string): boolean {
+  try {
+    for (const part of pathname.split("%25")) decodeURI(part)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** A path as lower-case segments: decoded once, split on decoded `/`, dot segments resolved. */
 function segmentsOf(pathname: string): string[] {
   const segments: string[] = []
@@ -260,6 +270,11 @@ export function protect(
         return response
       })
     }
+    // A path SvelteKit cannot decode (`/admin/x%zz`) gets its own 400 "Malformed URI" and
+    // reaches no route. A redirect or error thrown by a hook for such a request escapes
+    // SvelteKit 2's response handling as an unhandled rejection, which ends the Node process:
+    // let SvelteKit refuse it instead.
+    if (!decodableBySvelteKit(event.url.pathname)) return resolve(event)
     const { views, rules } = matching(event)
     if (rules.length === 0) return resolve(event)
     // The sign-in page itself stays open (e.g. with protect(["/"])) when both views agree that

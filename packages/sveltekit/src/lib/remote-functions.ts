@@ -11,7 +11,7 @@
  * a module of remote functions, and refuses every other export it has.
  */
 import { form, getRequestEvent } from "$app/server"
-import { CredentialsSignin } from "@latch/core/errors"
+import { CredentialsSignin, EmailSignInError, SignInError } from "@latch/core/errors"
 import type { Session } from "@latch/core/types"
 import { error, type RequestEvent } from "@sveltejs/kit"
 
@@ -66,11 +66,17 @@ export type FormAction = (event: RequestEvent, fields?: Record<string, unknown>)
  */
 export type SignInFields = Record<string, string>
 
-/** What a remote sign-in form's `result` holds after a refused credentials sign-in. */
+/**
+ * What a remote sign-in form's `result` holds after a refused credentials sign-in, or an email
+ * sign-in that could not start (an address that is not one plain address, a mail not sent).
+ */
 export interface SignInFormResult {
-  /** `"CredentialsSignin"`. */
+  /** `"CredentialsSignin"`, `"EmailSignInError"`, or another refusal's type. */
   error: string
-  /** The refusal's `code` (`"credentials"`, `"rate_limited"`, or the app's own). */
+  /**
+   * The refusal's `code` (`"credentials"`, `"rate_limited"`, or the app's own); `"email"` for
+   * an email sign-in that could not start; a passkey refusal's own code.
+   */
   code: string
 }
 
@@ -96,6 +102,14 @@ export function signInForm(signIn: FormAction) {
       return await signIn(getRequestEvent(), fields)
     } catch (refusal) {
       if (refusal instanceof CredentialsSignin) return { error: refusal.type, code: refusal.code }
+      // Whatever a visitor typed in the email field: the form's result, as the form action's
+      // fail(400), never an internal error.
+      if (refusal instanceof EmailSignInError) return { error: refusal.type, code: "email" }
+      // Another refused sign-in (a passkey posted without its challenge): the same.
+      if (refusal instanceof SignInError) {
+        const code = (refusal as { code?: unknown }).code
+        return { error: refusal.type, code: typeof code === "string" ? code : "signin" }
+      }
       throw refusal
     }
   })

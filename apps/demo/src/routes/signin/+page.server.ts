@@ -1,4 +1,4 @@
-import { CredentialsSignin, EmailSignInError } from "@latch/sveltekit"
+import { CredentialsSignin, EmailSignInError, SignInError } from "@latch/sveltekit"
 import { fail } from "@sveltejs/kit"
 import { postedForm } from "$lib/server/form"
 import { signIn } from "../../auth"
@@ -43,6 +43,10 @@ export const actions: Actions = {
           email: String(form.get("email") ?? ""),
           callbackUrl: String(form.get("redirectTo") ?? "/"),
         })
+      }
+      if (error instanceof SignInError) {
+        // Any other refused sign-in (a passkey posted to the form without its challenge).
+        return fail(400, { code: "signin", username: "", callbackUrl: "/" })
       }
       throw error
     }
