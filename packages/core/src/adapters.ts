@@ -157,6 +157,16 @@ export interface Adapter {
     account: Pick<AdapterAccount, "provider" | "providerAccountId"> &
       Partial<Omit<AdapterAccount, "provider" | "providerAccountId" | "userId" | "type">>,
   ): Awaitable<AdapterAccount | null>
+  /**
+   * The password hash of the user's password sign-in (the `Password` provider), or `null` when
+   * the user has none. The hash is a string that names its own algorithm and parameters
+   * (`$scrypt$ln=17,r=8,p=1$<salt>$<key>`): store it as it is.
+   */
+  getPasswordHash?(userId: string): Awaitable<string | null>
+  /** Stores the user's password hash, replacing any earlier one. */
+  setPasswordHash?(userId: string, hash: string): Awaitable<void>
+  /** Removes the user's password (the password sign-in method); `true` when there was one. */
+  deletePasswordHash?(userId: string): Awaitable<boolean>
   getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
