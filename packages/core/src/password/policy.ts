@@ -13,7 +13,11 @@ type Awaitable<T> = T | PromiseLike<T>
 
 /** Why a new password is refused (the code in `PasswordRefused` and on the page). */
 export type PasswordPolicyCode =
-  "password_too_short" | "password_too_long" | "password_like_identifier" | "password_breached"
+  | "password_too_short"
+  | "password_too_long"
+  | "password_control_characters"
+  | "password_like_identifier"
+  | "password_breached"
 
 /** The `policy` option of the `Password` provider. */
 export interface PasswordPolicy {
