@@ -13,6 +13,7 @@ import {
   randomId,
 } from "./fixtures.js"
 import { adapterMethods } from "./methods.js"
+import { definePasswordCases } from "./password-cases.js"
 import { defineSessionFieldCases } from "./session-cases.js"
 import type { TestApi } from "./test-api.js"
 
@@ -366,6 +367,10 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
 
   describe("session fields and changes", () => {
     defineSessionFieldCases(t, it)
+  })
+
+  describe("passwords", () => {
+    definePasswordCases(t, it)
   })
 
   describe("verification tokens", () => {

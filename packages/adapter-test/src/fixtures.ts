@@ -2,7 +2,7 @@
  * Random records for the tests: every call gives new ids and emails, so tests sharing one
  * database never see each other's rows.
  */
-import { randomUUID } from "node:crypto"
+import { randomBytes, randomUUID } from "node:crypto"
 import type {
   AdapterAccount,
   AdapterAuthenticator,
@@ -102,4 +102,15 @@ export function newAuthenticator(
     transports: "internal,hybrid",
     ...fields,
   }
+}
+
+/**
+ * A password hash shaped like core's (`$scrypt$<parameters>$<salt>$<key>`), with a random salt
+ * and key in base64 (`+`, `/` and `=` included), for checking that it is kept character for
+ * character.
+ */
+export function newPasswordHash(): string {
+  const salt = randomBytes(16).toString("base64")
+  const key = randomBytes(64).toString("base64")
+  return `$scrypt$ln=17,r=8,p=1$${salt}$${key}`
 }

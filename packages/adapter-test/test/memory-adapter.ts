@@ -14,7 +14,10 @@
  *
  * It also has Latch's session methods, so that their cases run on a second adapter:
  * deleteSessionById (core's adapter keeps every field it is given), and watchSessions, which
- * reports this adapter's own writes as they happen (there is nobody else to write).
+ * reports this adapter's own writes as they happen (there is nobody else to write); and the
+ * password methods, one hash per user in core's `passwords` map when it has one, behaving as a
+ * database whose passwords table references users: setPasswordHash of an unknown user throws,
+ * and deleteUser takes the password with it.
  */
 import type {
   AdapterAuthenticator,
@@ -27,6 +30,8 @@ import { memoryAdapter as coreMemoryAdapter } from "../../core/test/helpers/memo
 export function memoryAdapter() {
   const core = coreMemoryAdapter()
   const authenticators = new Map<string, AdapterAuthenticator>()
+  const passwords =
+    (core as { passwords?: Map<string, string> }).passwords ?? new Map<string, string>()
   const { users, accounts, sessions } = core
   const copy = <T extends object>(value: T): T => ({ ...value })
   const listeners = new Set<SessionChangeListener>()
@@ -48,6 +53,7 @@ export function memoryAdapter() {
   return {
     ...core,
     authenticators,
+    passwords,
 
     updateUser(user: Parameters<NonNullable<typeof core.updateUser>>[0]) {
       if (!users.has(user.id)) throw new Error(`no user with id ${user.id}`)
@@ -60,6 +66,7 @@ export function memoryAdapter() {
         if (authenticator.userId === id) authenticators.delete(key)
       }
       deleteSessionsOf(id)
+      passwords.delete(id)
       const deleted = core.deleteUser!(id)
       report({ userId: id })
       return deleted
@@ -103,6 +110,18 @@ export function memoryAdapter() {
         }
       }
       return null
+    },
+
+    getPasswordHash(userId: string) {
+      return passwords.get(userId) ?? null
+    },
+    setPasswordHash(userId: string, hash: string) {
+      // As a foreign key would: no password for a user that does not exist.
+      if (!users.has(userId)) throw new Error(`no user with id ${userId}`)
+      passwords.set(userId, hash)
+    },
+    deletePasswordHash(userId: string) {
+      return passwords.delete(userId)
     },
 
     getAuthenticator(credentialID: string) {

@@ -29,6 +29,7 @@ import {
   sessionValues,
   toAccount,
   toAuthenticator,
+  toPasswordHash,
   toSession,
   toUser,
   toVerificationToken,
@@ -59,6 +60,9 @@ type MethodName =
   | "getAccount"
   | "listAccountsByUserId"
   | "updateAccount"
+  | "getPasswordHash"
+  | "setPasswordHash"
+  | "deletePasswordHash"
   | "getAuthenticator"
   | "createAuthenticator"
   | "listAuthenticatorsByUserId"
@@ -189,7 +193,7 @@ export function PostgresAdapter(
     },
 
     async deleteUser(id) {
-      // Accounts, sessions and authenticators go with the user: `on delete cascade`.
+      // Accounts, sessions, authenticators and the password go with the user: `on delete cascade`.
       const row = await first("deleteUser", `delete from ${t.users} where id = $1 returning *`, [
         id,
       ])
@@ -252,6 +256,35 @@ export function PostgresAdapter(
         values,
       )
       return row && toAccount(row)
+    },
+
+    async getPasswordHash(userId) {
+      const row = await first(
+        "getPasswordHash",
+        `select hash from ${t.passwords} where user_id = $1`,
+        [userId],
+      )
+      return row && toPasswordHash(row)
+    },
+
+    async setPasswordHash(userId, hash) {
+      // One upsert: a user has at most one password, and a new one (a reset, a change) replaces
+      // it. An unknown user fails on the foreign key rather than leaving a password nobody owns.
+      await rows(
+        "setPasswordHash",
+        `insert into ${t.passwords} (user_id, hash) values ($1, $2)
+         on conflict (user_id) do update set hash = excluded.hash, updated_at = now()`,
+        [userId, hash],
+      )
+    },
+
+    async deletePasswordHash(userId) {
+      const deleted = await rows(
+        "deletePasswordHash",
+        `delete from ${t.passwords} where user_id = $1 returning user_id`,
+        [userId],
+      )
+      return deleted.length > 0
     },
 
     async createSession(session: AdapterSession) {

@@ -75,7 +75,7 @@ export function qualifiedName(name: string, options: PostgresAdapterOptions = {}
   return options.schema === undefined ? name : `${quoteIdentifier(options.schema)}.${name}`
 }
 
-/** The six table names, schema-qualified when a schema is given. */
+/** The seven table names, schema-qualified when a schema is given. */
 export function tableNames(options: PostgresAdapterOptions = {}) {
   const prefix = options.schema === undefined ? "" : `${quoteIdentifier(options.schema)}.`
   return {
@@ -85,6 +85,7 @@ export function tableNames(options: PostgresAdapterOptions = {}) {
     verificationTokens: `${prefix}verification_tokens`,
     authenticators: `${prefix}authenticators`,
     counters: `${prefix}counters`,
+    passwords: `${prefix}passwords`,
   }
 }
 

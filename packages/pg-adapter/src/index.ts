@@ -1,6 +1,6 @@
 /**
- * `@latch/pg-adapter`: Latch's users, accounts, database sessions, email verification tokens and
- * passkeys in PostgreSQL, through a `pg.Pool` or an embedded PGlite.
+ * `@latch/pg-adapter`: Latch's users, accounts, database sessions, email verification tokens,
+ * passkeys and password hashes in PostgreSQL, through a `pg.Pool` or an embedded PGlite.
  *
  * @module pg-adapter
  */

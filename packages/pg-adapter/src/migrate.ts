@@ -1,5 +1,5 @@
 /**
- * The schema: six tables, created if they do not exist, the upgrade of tables made by an earlier
+ * The schema: seven tables, created if they do not exist, the upgrade of tables made by an earlier
  * version, and the triggers that report session changes (see triggers.ts), in one transaction.
  *
  * Needs PostgreSQL 13 or later (`gen_random_uuid()` without an extension).
@@ -96,6 +96,12 @@ create table if not exists ${t.counters} (
   expires timestamptz not null
 );
 create index if not exists counters_expires_idx on ${t.counters} (expires);
+
+create table if not exists ${t.passwords} (
+  user_id text primary key references ${t.users} (id) on delete cascade,
+  hash text not null,
+  updated_at timestamptz not null default now()
+);
 ${notifySql(options)}`
 }
 

@@ -173,3 +173,9 @@ export function toAuthenticator(row: Row): AdapterAuthenticator {
     transports: toNullableString(row.transports),
   }
 }
+
+/** The hash comes back exactly as stored: it names its own algorithm and parameters, and core
+ * parses it, so the adapter neither trims nor checks it. */
+export function toPasswordHash(row: Row): string {
+  return row.hash as string
+}

@@ -46,6 +46,7 @@ describe("PostgresAdapter on PGlite with { schema }", () => {
       "accounts",
       "authenticators",
       "counters",
+      "passwords",
       "sessions",
       "users",
       "verification_tokens",

@@ -9,6 +9,8 @@ import { CallbackRouteError, CredentialsSignin } from "../errors.js"
 import type { CredentialsConfig } from "../providers/index.js"
 import type { Identity } from "../session/establish.js"
 import { admitAttempt } from "./credentials/rate-limit.js"
+import { passwordSettings, type PasswordConfig } from "../providers/password.js"
+import { authorizePassword } from "./password/sign-in.js"
 
 /** The credential fields of the form: everything posted except Latch's own fields. */
 function credentialsOf(body: Record<string, unknown>): Record<string, unknown> {
@@ -23,15 +25,20 @@ export async function finishCredentials(
 ): Promise<Identity> {
   const credentials = credentialsOf(ctx.request.body)
   const attempt = await admitAttempt(ctx, provider, credentials)
+  // A Password provider: Latch checks the password itself, against the adapter's hash (its
+  // failures are Latch's own errors: a refusal, or the database down).
+  const password = (provider as Partial<PasswordConfig>)[passwordSettings]
   let user
-  try {
-    user = await provider.authorize(credentials, ctx.request.request)
-  } catch (error) {
-    if (error instanceof CredentialsSignin) throw error
-    // Anything else is the server's fault: its message stays in the log. The attempt stays
-    // counted: an error an attacker can provoke must not give attempts back.
-    throw new CallbackRouteError(`authorize of provider "${provider.id}" threw`, { cause: error })
-  }
+  if (password) user = await authorizePassword(ctx, password, credentials)
+  else
+    try {
+      user = await provider.authorize(credentials, ctx.request.request)
+    } catch (error) {
+      if (error instanceof CredentialsSignin) throw error
+      // Anything else is the server's fault: its message stays in the log. The attempt stays
+      // counted: an error an attacker can provoke must not give attempts back.
+      throw new CallbackRouteError(`authorize of provider "${provider.id}" threw`, { cause: error })
+    }
   if (!user) throw new CredentialsSignin("authorize returned null")
   // The right credentials, whatever the `signIn` callback decides next.
   await attempt?.succeeded()

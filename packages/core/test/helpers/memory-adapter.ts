@@ -18,6 +18,7 @@ export interface MemoryAdapter extends Adapter {
   tokens: Map<string, VerificationToken>
   counters: Map<string, { count: number; expires: Date }>
   authenticators: Map<string, AdapterAuthenticator>
+  passwords: Map<string, string>
 }
 
 const accountKey = (provider: string, providerAccountId: string) =>
@@ -30,7 +31,9 @@ export function memoryAdapter(): MemoryAdapter {
   const tokens = new Map<string, VerificationToken>()
   const counters = new Map<string, { count: number; expires: Date }>()
   const authenticators = new Map<string, AdapterAuthenticator>()
+  const passwords = new Map<string, string>()
   return {
+    passwords,
     counters,
     authenticators,
     users,
@@ -65,6 +68,7 @@ export function memoryAdapter(): MemoryAdapter {
       for (const [key, authenticator] of authenticators) {
         if (authenticator.userId === id) authenticators.delete(key)
       }
+      passwords.delete(id)
       return user
     },
     linkAccount(account) {
@@ -163,6 +167,17 @@ export function memoryAdapter(): MemoryAdapter {
     },
     listAuthenticatorsByUserId(userId) {
       return [...authenticators.values()].filter((a) => a.userId === userId)
+    },
+    getPasswordHash(userId) {
+      return passwords.get(userId) ?? null
+    },
+    setPasswordHash(userId, hash) {
+      // As a database's foreign key would: no password without its user.
+      if (!users.has(userId)) throw new Error(`No user ${userId}`)
+      passwords.set(userId, hash)
+    },
+    deletePasswordHash(userId) {
+      return passwords.delete(userId)
     },
     updateAuthenticatorCounter(credentialID, counter) {
       const found = authenticators.get(credentialID)

@@ -52,6 +52,8 @@ it("covers every OAuth and OpenID provider module", () => {
     "email",
     "nodemailer",
     "passkey",
+    // Password accounts kept by Latch, proven in flows/password-sign-in.test.ts.
+    "password",
     "webauthn",
     "provider-types",
     // The email-API providers, proven in email-api.test.ts.

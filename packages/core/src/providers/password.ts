@@ -1,0 +1,88 @@
+/**
+ * Password accounts kept by Latch: the user's address and a password whose hash the adapter
+ * stores (`getPasswordHash`, `setPasswordHash`). Unlike `Credentials`, there is no `authorize` to
+ * write: Latch looks the account up, checks the password in constant time against a memory-hard
+ * hash (scrypt, OWASP's parameters), does the same work for an address without an account, makes
+ * the hash again when the parameters changed, and refuses an address not yet verified.
+ *
+ * @module providers/password
+ */
+import type { CredentialsRateLimit } from "./credentials.js"
+import type { CredentialsConfig } from "./index.js"
+import { DEFAULT_SCRYPT, type ScryptParams } from "../password/hash.js"
+import { policyBounds, type PasswordPolicy } from "../password/policy.js"
+
+export type { PasswordPolicy, PasswordPolicyCode } from "../password/policy.js"
+export type { ScryptParams } from "../password/hash.js"
+
+/** Where `Auth()` finds a Password provider's settings (it does the checking, not `authorize`). */
+export const passwordSettings: unique symbol = Symbol.for("latch.password-settings") as never
+
+/** Options of `Password()`. */
+export interface PasswordOptions {
+  /** @default "password" */
+  id?: string
+  /** @default "Password" */
+  name?: string
+  /** What a new password must be (length, a breached-password hook). */
+  policy?: PasswordPolicy
+  /**
+   * scrypt's parameters for new hashes. Hashes made with others still verify and are made
+   * again at the next sign-in. @default OWASP's: `{ ln: 17, r: 8, p: 1 }`
+   */
+  scrypt?: ScryptParams
+  /**
+   * Whether an account whose address is not verified yet may sign in with its password.
+   * @default true: it may not (`code=unverified`)
+   */
+  requireEmailVerification?: boolean
+  /** The brute-force limits of the sign-in, as `Credentials`'s. */
+  rateLimit?: CredentialsRateLimit | false
+}
+
+/** The settings `Auth()` reads from a Password provider. */
+export interface PasswordSettings {
+  policy: PasswordPolicy
+  scrypt: ScryptParams
+  requireEmailVerification: boolean
+}
+
+/** A Password provider: a credentials provider whose checking Latch does itself. */
+export type PasswordConfig = CredentialsConfig<{
+  email: { label: string; type: "email"; autocomplete: string }
+  password: { label: string; type: "password"; autocomplete: string }
+}> & { [passwordSettings]: PasswordSettings }
+
+/**
+ * Sign-in with an address and a password, for accounts Latch keeps (the adapter stores the
+ * hashes). Needs an adapter with `getUserByEmail`, `getPasswordHash` and `setPasswordHash`.
+ *
+ * @example
+ * ```ts
+ * import Password from "@latch/core/providers/password"
+ *
+ * Password({ policy: { minLength: 12, isBreached: (password) => breachedList.has(password) } })
+ * ```
+ */
+export default function Password(options: PasswordOptions = {}): PasswordConfig {
+  const policy = options.policy ?? {}
+  // A policy that cannot be met is a configuration error, found at start-up.
+  policyBounds(policy)
+  return {
+    id: options.id ?? "password",
+    name: options.name ?? "Password",
+    type: "credentials",
+    credentials: {
+      email: { label: "Email", type: "email", autocomplete: "username" },
+      password: { label: "Password", type: "password", autocomplete: "current-password" },
+    },
+    // Never called: Auth() checks the password itself (flows/password/sign-in.ts).
+    authorize: () => null,
+    rateLimit: options.rateLimit === false ? false : { identifier: "email", ...options.rateLimit },
+    [passwordSettings]: {
+      policy,
+      scrypt: options.scrypt ?? DEFAULT_SCRYPT,
+      requireEmailVerification: options.requireEmailVerification ?? true,
+    },
+  } as PasswordConfig
+}

@@ -1,0 +1,2 @@
+export * from "@latch/core/providers/password"
+export { default } from "@latch/core/providers/password"
