@@ -11,6 +11,7 @@
  * there, and a client that retries it only costs a few requests.
  */
 import { AdapterError } from "../errors.js"
+import { logThrottled, moreLikeIt, reasonOf } from "../lib/log-throttle.js"
 import type { LoggerInstance } from "../lib/logger.js"
 
 /**
@@ -30,52 +31,27 @@ export function isUnavailable(error: unknown): error is AdapterError {
   return error instanceof AdapterError
 }
 
-/** The same failure is logged once in this many milliseconds. */
-const LOG_EVERY = 60_000
-
-interface Seen {
-  loggedAt: number
-  suppressed: number
-}
-
-/** Per logger (one per configuration), the failures logged lately, by kind. */
-const seenBy = new WeakMap<LoggerInstance, Map<string, Seen>>()
-
 /**
  * A failure's kind: the adapter method and the driver's code (or, without one, its message), so
  * that "getSessionAndUser: ECONNREFUSED" is logged once whatever number of requests hit it.
  */
 function kindOf(error: AdapterError): string {
-  const cause = error.cause?.err as (Error & { code?: unknown }) | undefined
-  const reason = typeof cause?.code === "string" ? cause.code : (cause?.message ?? "")
-  return `${error.message}\u0000${reason}`
+  return `${error.message}\u0000${reasonOf(error.cause?.err)}`
 }
 
 /**
- * Logs a database failure for the operator, once per kind per minute: while the database is
- * down every request fails the same way, and a log line per request would bury everything
- * else. The next line of a kind says how many were left out since the last.
+ * Logs a database failure for the operator, once per kind per minute (lib/log-throttle.ts), with
+ * how many were left out since the last line.
  */
 export function logUnavailable(logger: LoggerInstance, error: AdapterError, now = Date.now()) {
-  let seen = seenBy.get(logger)
-  if (!seen) seenBy.set(logger, (seen = new Map()))
-  const kind = kindOf(error)
-  const last = seen.get(kind)
-  if (last && now - last.loggedAt < LOG_EVERY) {
-    last.suppressed++
-    return
-  }
-  // Kinds that stopped happening are forgotten, so that the map stays small.
-  for (const [key, entry] of seen) if (now - entry.loggedAt >= LOG_EVERY) seen.delete(key)
-  seen.set(kind, { loggedAt: now, suppressed: 0 })
-  if (!last?.suppressed) {
-    logger.error(error)
-    return
-  }
-  const more = last.suppressed === 1 ? "1 more like it" : `${last.suppressed} more like it`
-  logger.error(
-    new AdapterError(`${error.message} (and ${more} since it was last logged)`, {
-      cause: error.cause?.err ?? error.cause,
-    }),
+  logThrottled(
+    logger,
+    kindOf(error),
+    error,
+    (suppressed) =>
+      new AdapterError(`${error.message}${moreLikeIt(suppressed)}`, {
+        cause: error.cause?.err ?? error.cause,
+      }),
+    now,
   )
 }

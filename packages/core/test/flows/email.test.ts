@@ -285,6 +285,41 @@ describe("asking for a link", () => {
     expect(errors.map((error) => error.name)).toEqual(["EmailSignInError"])
   })
 
+  it("logs a mail server that is down once a minute, with how many failed meanwhile", async () => {
+    const errors: Error[] = []
+    const { browser } = setup(
+      {
+        sendVerificationRequest: () => {
+          throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:2525"), {
+            code: "ECONNREFUSED",
+          })
+        },
+      },
+      { logger: { error: (error) => errors.push(error), warn() {}, debug() {} } },
+    )
+    vi.useFakeTimers({ now: Date.parse("2030-01-01T00:00:00Z"), toFake: ["Date"] })
+    try {
+      for (let i = 0; i < 4; i++) {
+        const response = await requestLink(browser, newAddress())
+        expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe(
+          "EmailSignin",
+        )
+      }
+      expect(errors.map((error) => error.message)).toEqual([
+        'Sending the sign-in link with "nodemailer" failed',
+      ])
+      vi.setSystemTime(Date.parse("2030-01-01T00:01:01Z"))
+      await requestLink(browser, newAddress())
+      expect(errors).toHaveLength(2)
+      expect(errors[1]!.message).toBe(
+        'Sending the sign-in link with "nodemailer" failed (and 3 more like it since it was last logged)',
+      )
+      expect(errors[1]!.name).toBe("EmailSignInError")
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it("runs a custom sendVerificationRequest with every parameter", async () => {
     const send = vi.fn()
     const theme = { brandColor: "#112233" }

@@ -6,6 +6,7 @@
  * mail is sent), a token created and stored hashed, the mail sent, and the browser remembers
  * that it asked (see `binding.ts`); the user is sent to the "check your email" page.
  */
+import { logThrottled, moreLikeIt, reasonOf } from "../../lib/log-throttle.js"
 import type { ActionContext } from "../../actions/context.js"
 import { AccessDenied, EmailSignInError } from "../../errors.js"
 import { withQuery } from "../../lib/url.js"
@@ -119,11 +120,16 @@ export async function startEmailSignIn(
       request: ctx.request.request,
     })
   } catch (error) {
-    // The user sees EmailSignin; the operator must see why (an SMTP server down, a bad password).
-    const failure = new EmailSignInError(`Sending the sign-in link with "${provider.id}" failed`, {
-      cause: error,
-    })
-    ctx.logger.error(failure)
+    // The user sees EmailSignin; the operator must see why (an SMTP server down, a bad password):
+    // once per kind of failure per minute, as a mail server that is down fails every request.
+    const message = `Sending the sign-in link with "${provider.id}" failed`
+    const failure = new EmailSignInError(message, { cause: error })
+    logThrottled(
+      ctx.logger,
+      `email\u0000${provider.id}\u0000${reasonOf(error)}`,
+      failure,
+      (suppressed) => new EmailSignInError(`${message}${moreLikeIt(suppressed)}`, { cause: error }),
+    )
     throw failure
   }
   await bindLinkToBrowser(ctx, provider, address, expires)
