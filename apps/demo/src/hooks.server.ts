@@ -1,6 +1,6 @@
 import { protect } from "@latch/sveltekit"
+import { guardRemoteFunctions } from "@latch/sveltekit/remote"
 import { sequence } from "@sveltejs/kit/hooks"
-import { guardRemoteForms } from "$lib/server/remote-guard"
 import { handle as authHandle } from "./auth"
 
 /**
@@ -10,10 +10,11 @@ import { handle as authHandle } from "./auth"
  * picked and the decoded path, so `/%61dmin`, `/ADMIN` or `//admin` are kept out too; an
  * anonymous visitor gets a 303 to /signin?callbackUrl=<the page asked for>.
  *
- * First, `guardRemoteForms` answers remote form bodies SvelteKit cannot read with a 400.
+ * First, `guardRemoteFunctions` answers remote function requests SvelteKit cannot read (a form
+ * field sent twice, a body that is no form…) with a 4xx, where SvelteKit would answer 500.
  */
 export const handle = sequence(
-  guardRemoteForms,
+  guardRemoteFunctions,
   authHandle,
   protect(["/admin"], { signIn: "/signin" }),
 )

@@ -15,6 +15,8 @@ import { CredentialsSignin, EmailSignInError, SignInError } from "@latch/core/er
 import type { Session } from "@latch/core/types"
 import { error, type RequestEvent } from "@sveltejs/kit"
 
+export { guardRemoteFunctions } from "./remote-guard.js"
+
 /**
  * The session of the request being answered, or `null`.
  *
