@@ -13,7 +13,13 @@ import { DEFAULT_SCRYPT, type ScryptParams } from "../password/hash.js"
 import { policyBounds, type PasswordPolicy } from "../password/policy.js"
 
 export type { PasswordPolicy, PasswordPolicyCode } from "../password/policy.js"
-export type { ScryptParams } from "../password/hash.js"
+export type { PasswordCheck, ScryptParams } from "../password/hash.js"
+/**
+ * For scripts and admin tools: hash a password as the provider does (to import users or set a
+ * password by hand), check one against a stored hash, check a new one against a policy.
+ */
+export { DEFAULT_SCRYPT, hashPassword, verifyPassword } from "../password/hash.js"
+export { checkNewPassword } from "../password/policy.js"
 
 /** Where `Auth()` finds a Password provider's settings (it does the checking, not `authorize`). */
 export const passwordSettings: unique symbol = Symbol.for("latch.password-settings") as never
