@@ -93,6 +93,12 @@ async function emailUser(ctx: ActionContext, identity: Identity): Promise<Resolv
   if (owner) {
     let user = owner
     if (!owner.emailVerified && owner.email === address) {
+      // A password set while the address was unproven may be someone else's: whoever signed up
+      // with this address before its owner (account pre-hijacking). Proving the address by link
+      // discards it; the owner sets a password of their own afterwards.
+      const { deletePasswordHash } = adapter
+      if (deletePasswordHash)
+        await call("deletePasswordHash", () => deletePasswordHash.call(adapter, owner.id))
       user = await call("updateUser", () =>
         adapter.updateUser({ id: owner.id, emailVerified: new Date() }),
       )

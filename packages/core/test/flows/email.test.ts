@@ -402,6 +402,31 @@ describe("following the link", () => {
     expect([...browser.cookies.keys()]).toContain("latch.session-token")
   })
 
+  it("discards a password set before the address was proven, keeps one set after (pre-hijacking)", async () => {
+    const { browser, adapter } = setup()
+    // Someone signed up with this address and a password of theirs; the address is unproven.
+    const address = newAddress()
+    adapter.createUser!({ id: "claimed", email: address, emailVerified: null })
+    adapter.passwords.set(
+      "claimed",
+      "$scrypt$ln=10,r=8,p=1$c2FsdHNhbHRzYWx0c2FsdA$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U",
+    )
+    // The owner signs in by link: the address is theirs, the password was not.
+    await requestLink(browser, address)
+    await browser.fetch(path(linkIn(await mailbox.nextFor(address))))
+    expect((await browser.session())?.user?.email).toBe(address)
+    expect(adapter.users.get("claimed")!.emailVerified).toBeInstanceOf(Date)
+    expect(adapter.passwords.has("claimed")).toBe(false)
+
+    // A verified account's own password stays through later link sign-ins.
+    adapter.passwords.set("claimed", "$scrypt$ln=10,r=8,p=1$own")
+    const other = new Browser(browser.config)
+    await requestLink(other, address)
+    await other.fetch(path(linkIn(await mailbox.nextFor(address))))
+    expect((await other.session())?.user?.email).toBe(address)
+    expect(adapter.passwords.get("claimed")).toBe("$scrypt$ln=10,r=8,p=1$own")
+  })
+
   it("signs an existing user in, marking the address verified, without creating one", async () => {
     const { browser, adapter, events } = setup()
     const address = newAddress()
