@@ -2,8 +2,8 @@
 // database or JWT sessions, on PGlite in memory or on a PostgreSQL server, with email sign-in
 // pointed at an SMTP server of the caller's choosing. `buildDemo()` builds it first.
 import { spawn, spawnSync } from "node:child_process"
-import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
+import { freePort } from "../../scripts/install-lib.mjs"
 
 export const root = fileURLToPath(new URL("../../", import.meta.url))
 const SERVER = fileURLToPath(new URL("../../apps/demo/build/index.js", import.meta.url))
@@ -26,17 +26,7 @@ export function buildDemo() {
   }
 }
 
-/** A port nothing listens on now, on 127.0.0.1. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
+export { freePort }
 
 /**
  * Starts the demo. `options.strategy`: "database" (default) or "jwt"; `options.databaseUrl`: a

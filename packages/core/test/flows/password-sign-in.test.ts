@@ -127,6 +127,29 @@ describe("Password sign-in", () => {
     expect(response.headers.get("retry-after")).toBe("5")
   })
 
+  it("never looks up an address that is not one plain address", async () => {
+    const { adapter, config } = await setup()
+    const lookups: string[] = []
+    const getUserByEmail = adapter.getUserByEmail!.bind(adapter)
+    adapter.getUserByEmail = (email) => {
+      lookups.push(email)
+      return getUserByEmail(email)
+    }
+    for (const email of [
+      "alice@example.com, mallory@evil.example",
+      "alice@example.com\r\nBcc: mallory@evil.example",
+      "alice@example.com\u0000",
+      `${"a".repeat(5000)}@example.com`,
+      "alice",
+    ]) {
+      const { location } = await signIn(config, email, "wonderland")
+      expect(location.searchParams.get("code"), JSON.stringify(email)).toBe("credentials")
+    }
+    expect(lookups).toEqual([])
+    await signIn(config, " Alice@Example.com ", "wonderland")
+    expect(lookups).toEqual(["alice@example.com"])
+  })
+
   it("names what the adapter lacks", async () => {
     const { adapter, config } = await setup()
     delete adapter.getPasswordHash

@@ -10,6 +10,7 @@ import { CredentialsSignin, MissingAdapter } from "../../errors.js"
 import { burnOne, hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from "../../password/hash.js"
 import type { PasswordSettings } from "../../providers/password.js"
 import type { User } from "../../types.js"
+import { defaultNormalizeIdentifier, isPlainAddress, MAX_ADDRESS_LENGTH } from "../email/address.js"
 import { callAdapter, requireMethods } from "../../session/adapter-call.js"
 
 /** A refused password sign-in, with the code the sign-in page shows. */
@@ -20,9 +21,16 @@ class PasswordSignin extends CredentialsSignin {
   }
 }
 
-/** The address as accounts are keyed: trimmed and lowercased, as email sign-in keys them. */
-export const accountAddress = (value: unknown): string =>
-  typeof value === "string" ? value.trim().toLowerCase() : ""
+/**
+ * The address as accounts are keyed, normalized as email sign-in normalizes it (trimmed,
+ * lowercased); `""` for anything that is not one plain address (a list, a header, megabytes),
+ * which then never reaches the adapter.
+ */
+export function accountAddress(value: unknown): string {
+  if (typeof value !== "string" || value.length > 4 * MAX_ADDRESS_LENGTH) return ""
+  const address = defaultNormalizeIdentifier(value)
+  return isPlainAddress(address) ? address : ""
+}
 
 /** The adapter with what password accounts need. */
 export function passwordAdapter(ctx: Pick<ActionContext, "config">) {
