@@ -2,6 +2,7 @@
  * The cases of the conformance suite, grouped by what they store.
  */
 import type { Adapter } from "@latch/core/adapters"
+import { defineDeleteAuthenticatorCases } from "./authenticator-cases.js"
 import {
   fromNow,
   newAccount,
@@ -517,6 +518,8 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
       }
       expect(await a.getAuthenticator(credentialID)).toBeNull()
     })
+
+    defineDeleteAuthenticatorCases(t, it)
   })
 
   describe("counters", () => {

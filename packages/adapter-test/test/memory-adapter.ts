@@ -7,6 +7,8 @@
  * - getAccount;
  * - authenticators: getAuthenticator, createAuthenticator, listAuthenticatorsByUserId,
  *   updateAuthenticatorCounter, and deleteUser cascading to them;
+ *   deleteAuthenticator too, on this file's map (core's would delete from its own map, which
+ *   this wrapper does not use);
  * - updateUser and updateSession of an unknown id create a partial record (a user without
  *   email, a session without userId): here they throw and return null respectively.
  * - listSessionsByUserId returns core's stored objects themselves: here, copies;
@@ -134,6 +136,11 @@ export function memoryAdapter() {
     },
     listAuthenticatorsByUserId(userId: string) {
       return [...authenticators.values()].filter((a) => a.userId === userId).map(copy)
+    },
+    deleteAuthenticator(credentialID: string) {
+      const found = authenticators.get(credentialID)
+      authenticators.delete(credentialID)
+      return found ? copy(found) : null
     },
     updateAuthenticatorCounter(credentialID: string, newCounter: number) {
       const found = authenticators.get(credentialID)

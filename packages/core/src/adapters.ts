@@ -170,6 +170,11 @@ export interface Adapter {
   getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
+  /**
+   * Deletes the passkey `credentialID` and returns it; `null` when there is none. Latch uses it
+   * when a user removes a passkey from their account.
+   */
+  deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
   updateAuthenticatorCounter?(
     credentialID: string,
     newCounter: number,

@@ -14,6 +14,7 @@
 /** The `type` of every error class, as found in logs. */
 export type ErrorType =
   | "AccessDenied"
+  | "AccountError"
   | "AdapterError"
   | "AccountNotLinked"
   | "CallbackRouteError"
@@ -39,6 +40,7 @@ export type ErrorType =
   | "OAuthCallbackError"
   | "OAuthProfileParseError"
   | "OAuthSignInError"
+  | "PasswordError"
   | "PayloadTooLarge"
   | "InvalidRequest"
   | "SessionTokenError"
@@ -400,6 +402,80 @@ export class WebAuthnVerificationError extends SignInError {
   }
 }
 
+/** The page of a password or account form an error sends the user back to. */
+export type FormPage = "signUp" | "resetPassword" | "newPassword" | "changePassword" | "account"
+
+/** Codes of `PasswordError`: the new password's policy, and the forms' own refusals. */
+export type PasswordErrorCode =
+  | "password_too_short"
+  | "password_too_long"
+  | "password_control_characters"
+  | "password_like_identifier"
+  | "password_breached"
+  | "invalid_email"
+  | "wrong_password"
+  | "no_password"
+  | "rate_limited"
+  | "signed_out"
+  | "mail_failed"
+  | "sign_up_closed"
+  | "refused"
+
+/**
+ * A password form was refused (`Password` provider): sign-up, reset request, new password or
+ * change of password. The user goes back to the form with
+ * `?error=PasswordError&code=<PasswordErrorCode>`; a form action gets it thrown, to show the
+ * message inline. A code never says whether an address has an account.
+ */
+export class PasswordError extends SignInError {
+  static override type: ErrorType = "PasswordError"
+  /** Why; sent to the form as `?code=`. @default "refused" */
+  code: PasswordErrorCode
+  /** The form to go back to. @default "signUp" */
+  page: FormPage
+  /** Seconds until another try may succeed (`rate_limited`). */
+  retryAfter?: number
+
+  constructor(message?: string | PasswordErrorOptions, options?: PasswordErrorOptions) {
+    super(message, options)
+    const opts = typeof message === "object" && message !== null ? message : options
+    this.code = opts?.code ?? "refused"
+    this.page = opts?.page ?? "signUp"
+    if (opts?.retryAfter !== undefined) this.retryAfter = opts.retryAfter
+  }
+}
+
+/** What a `PasswordError` is made with. */
+export interface PasswordErrorOptions extends AuthErrorOptions {
+  code?: PasswordErrorCode
+  page?: FormPage
+  retryAfter?: number
+}
+
+/** Codes of `AccountError`. */
+export type AccountErrorCode = "last_method" | "not_found" | "signed_out" | "unverified"
+
+/**
+ * A change to the signed-in user's sign-in methods was refused: removing the last way to sign
+ * in (`last_method`), a method that is not theirs (`not_found`), no session (`signed_out`), or
+ * linking another method to an account whose address is not verified (`unverified`: an
+ * unverified password account adopts nothing, see the Password provider).
+ */
+export class AccountError extends SignInError {
+  static override type: ErrorType = "AccountError"
+  /** Why; sent as `?code=`. @default "not_found" */
+  code: AccountErrorCode
+
+  constructor(
+    message?: string | (AuthErrorOptions & { code?: AccountErrorCode }),
+    options?: AuthErrorOptions & { code?: AccountErrorCode },
+  ) {
+    super(message, options)
+    const opts = typeof message === "object" && message !== null ? message : options
+    this.code = opts?.code ?? "not_found"
+  }
+}
+
 /** The `error` parameter of the error page. */
 export type ErrorPageParam = "Configuration" | "AccessDenied" | "Verification"
 
@@ -418,6 +494,8 @@ export type SignInPageErrorParam =
   | "MissingCSRF"
   | "AccountNotLinked"
   | "WebAuthnVerificationError"
+  | "PasswordError"
+  | "AccountError"
 
 /** Sign-in page parameters for the `signIn` errors whose type differs from the parameter. */
 const signInParams: Partial<Record<ErrorType, SignInPageErrorParam>> = {
@@ -433,7 +511,7 @@ const signInParams: Partial<Record<ErrorType, SignInPageErrorParam>> = {
 
 /** Where an error sends the user, and with which query parameters. */
 export interface ErrorDestination {
-  page: ErrorKind
+  page: ErrorKind | FormPage
   error: ErrorPageParam | SignInPageErrorParam
   code?: string
 }
@@ -444,6 +522,13 @@ export interface ErrorDestination {
  */
 export function errorDestination(error: unknown): ErrorDestination {
   if (!(error instanceof AuthError)) return { page: "error", error: "Configuration" }
+  if (error instanceof PasswordError)
+    return { page: error.page, error: "PasswordError", code: error.code }
+  if (error instanceof AccountError) {
+    // Linking refused while signing in with another method: back to the sign-in page.
+    const page = error.code === "unverified" ? "signIn" : "account"
+    return { page, error: "AccountError", code: error.code }
+  }
   if (error.kind === "signIn") {
     const param = signInParams[error.type] ?? "Signin"
     if (error instanceof CredentialsSignin || error instanceof WebAuthnVerificationError)

@@ -44,6 +44,7 @@ export {
   type UserSession,
 } from "./session/manage.js"
 export { closeSessionCache } from "./session/cache.js"
+export { listSignInMethods, type SignInMethod } from "./session/sign-in-methods.js"
 export type * from "./types.js"
 
 function withCookies(result: ResponseInternal, cookies: CookieJar): ResponseInternal {
@@ -100,7 +101,9 @@ async function handle(
 
 /**
  * Answers a request to one of Latch's actions under `basePath`: `csrf`, `providers`, `session`,
- * `signin`, `signout`, `callback`, `error`, `verify-request`, `webauthn-options`.
+ * `signin`, `signout`, `callback`, `error`, `verify-request`, `webauthn-options`; with a
+ * Password provider `signup`, `verify-email`, `reset-password`, `new-password`,
+ * `change-password`; and `account`, `unlink` (the signed-in user's sign-in methods).
  *
  * Reuse one configuration object for every request: it is resolved and validated once.
  *

@@ -32,13 +32,20 @@ export type SemverString = `v${number}` | `v${number}.${number}` | `v${number}.$
 
 /** The actions Latch answers under `basePath`. */
 export type AuthAction =
+  | "account"
   | "callback"
+  | "change-password"
   | "csrf"
   | "error"
+  | "new-password"
   | "providers"
+  | "reset-password"
   | "session"
   | "signin"
   | "signout"
+  | "signup"
+  | "unlink"
+  | "verify-email"
   | "verify-request"
   | "webauthn-options"
 
@@ -255,6 +262,21 @@ export interface PagesOptions {
   verifyRequest: string
   /** New users are sent here after their first sign-in when set. */
   newUser: string
+  /**
+   * The sign-up form of the Password provider. Receives `?error=PasswordError`, `?code=` and
+   * `?callbackUrl=`. @default `${basePath}/signup`
+   */
+  signUp: string
+  /** The "forgot your password?" form; as `signUp`. @default `${basePath}/reset-password` */
+  resetPassword: string
+  /**
+   * The "choose a new password" form the reset link leads to. Receives `?token=` (post it back
+   * as the `token` field), and `?error=` and `?code=` after a refusal.
+   * @default `${basePath}/new-password/<provider>`
+   */
+  newPassword: string
+  /** The signed-in user's "change password" form; as `signUp`. @default `${basePath}/change-password` */
+  changePassword: string
 }
 
 /** The look of the built-in pages. */

@@ -66,6 +66,7 @@ type MethodName =
   | "getAuthenticator"
   | "createAuthenticator"
   | "listAuthenticatorsByUserId"
+  | "deleteAuthenticator"
   | "updateAuthenticatorCounter"
   | "incrementCounter"
   | "getCounter"
@@ -433,6 +434,16 @@ export function PostgresAdapter(
         [userId],
       )
       return found.map(toAuthenticator)
+    },
+
+    async deleteAuthenticator(credentialID) {
+      // One `delete … returning`: the passkey removed, or nothing when there was none.
+      const row = await first(
+        "deleteAuthenticator",
+        `delete from ${t.authenticators} where credential_id = $1 returning *`,
+        [credentialID],
+      )
+      return row && toAuthenticator(row)
     },
 
     async updateAuthenticatorCounter(credentialID, newCounter) {

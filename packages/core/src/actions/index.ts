@@ -15,6 +15,18 @@ import { signInPage, startSignIn } from "./signin.js"
 import { signOut, signOutPage } from "./signout.js"
 import { verifyRequestPage } from "./verify-request.js"
 import { webAuthnOptions } from "./webauthn-options.js"
+import { accountMethods, unlinkMethod } from "./account.js"
+import {
+  changePasswordPage,
+  changePasswordPost,
+  newPasswordPage,
+  newPasswordPost,
+  resetPasswordPage,
+  resetPasswordPost,
+  signUpPage,
+  signUpPost,
+  verifyEmailLink,
+} from "./password.js"
 
 /** One row of the table. */
 export interface Route {
@@ -36,6 +48,23 @@ const table: Record<AuthAction, { GET?: Route; POST?: Route }> = {
   error: { GET: { run: errorPage, csrf: false } },
   "verify-request": { GET: { run: verifyRequestPage, csrf: false } },
   "webauthn-options": { GET: { run: webAuthnOptions, csrf: false } },
+  signup: { GET: { run: signUpPage, csrf: false }, POST: { run: signUpPost, csrf: true } },
+  // A link from a mail: a GET that carries its own proof (the sealed single-use token).
+  "verify-email": { GET: { run: verifyEmailLink, csrf: false } },
+  "reset-password": {
+    GET: { run: resetPasswordPage, csrf: false },
+    POST: { run: resetPasswordPost, csrf: true },
+  },
+  "new-password": {
+    GET: { run: newPasswordPage, csrf: false },
+    POST: { run: newPasswordPost, csrf: true },
+  },
+  "change-password": {
+    GET: { run: changePasswordPage, csrf: false },
+    POST: { run: changePasswordPost, csrf: true },
+  },
+  account: { GET: { run: accountMethods, csrf: false } },
+  unlink: { POST: { run: unlinkMethod, csrf: true } },
 }
 
 /** The route for the request's action and method. */

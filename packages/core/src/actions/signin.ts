@@ -22,6 +22,8 @@ import {
 } from "../config/providers.js"
 import { InvalidProvider } from "../errors.js"
 import { signInWithCredentials, signInWithWebAuthn } from "./callback.js"
+import { formUrl } from "./password.js"
+import { passwordSettings, type PasswordConfig } from "../providers/password.js"
 
 export async function signInPage(ctx: ActionContext): Promise<ResponseInternal> {
   const { query } = ctx.request
@@ -48,10 +50,15 @@ export async function signInPage(ctx: ActionContext): Promise<ResponseInternal> 
         conditionalUI: config.enableConditionalUI,
       }
     }
+    const password = (config as Partial<PasswordConfig>)[passwordSettings]
     return {
       ...provider,
       type: config.type,
       credentials: isCredentialsProvider(config) ? config.credentials : undefined,
+      passwordLinks: password && {
+        signUp: password.signUp ? withQuery(formUrl(ctx, "signUp"), { callbackUrl }) : undefined,
+        resetPassword: withQuery(formUrl(ctx, "resetPassword"), { callbackUrl }),
+      },
     }
   })
   return htmlResponse(

@@ -16,6 +16,11 @@ export async function verifyRequestPage(ctx: ActionContext): Promise<ResponseInt
   // The mail's host, only if it is a domain name: the page shows it, escaped.
   const emailHost = host && isPlainAddress(`x@${host}`) ? host : undefined
   return htmlResponse(
-    renderVerifyRequestPage({ theme: ctx.config.theme, homeUrl: ctx.origin, emailHost }),
+    renderVerifyRequestPage({
+      theme: ctx.config.theme,
+      homeUrl: ctx.origin,
+      emailHost,
+      type: type === "signup" || type === "reset" ? type : undefined,
+    }),
   )
 }

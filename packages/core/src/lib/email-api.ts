@@ -7,14 +7,22 @@
  * rate limit, a server error, no answer), carrying the service's reason for the operator's log
  * and never the recipient's address. The email flow turns that error into `EmailSignin`.
  *
+ * The same call sends any other message (`sendMail`, used for the Password provider's mails)
+ * through a service that sends the content it is given. A template-only service (Loops fills
+ * its own template with the link) cannot, and its provider has no `sendMail`.
+ *
  * The start-up checks live here too (`finishEmailProvider`): a provider that sends with its
  * own sender needs an API key (`AUTH_<ID>_KEY`) and, for services that take one, a sender
  * address (`from` or `AUTH_EMAIL_FROM`).
  */
 import type { Env } from "../config/env.js"
 import { customFetch } from "../markers.js"
-import { renderSignInEmail, type SignInEmail } from "../pages/email.js"
-import type { EmailConfig, SendVerificationRequestParams } from "../providers/email.js"
+import { renderSignInEmail } from "../pages/email.js"
+import type {
+  EmailConfig,
+  SendMailParams,
+  SendVerificationRequestParams,
+} from "../providers/email.js"
 import type { ProviderFetch } from "../providers/oauth.js"
 
 /** Seconds before a call to the mail service is abandoned. */
@@ -48,12 +56,21 @@ export interface EmailApiConfig extends EmailConfig {
 /** What you pass to an email API provider: every option, none required. */
 export type EmailApiUserConfig = Omit<Partial<EmailApiConfig>, "type" | "options">
 
-/** The sign-in mail, ready to send: the rendered parts and the envelope. */
-export interface SignInMail extends SignInEmail {
+/** A message, ready to send: the envelope and the rendered parts. */
+export interface OutgoingMail {
   /** The recipient's address. */
   to: string
   /** The sender, as configured (`Example <no-reply@example.com>`); empty when not needed. */
   from: string
+  subject: string
+  /** The plain-text part. */
+  text: string
+  /** The HTML part. */
+  html: string
+}
+
+/** The sign-in mail: the message, and what a template-only service fills its template with. */
+export interface SignInMail extends OutgoingMail {
   /** The sign-in link. */
   url: string
   /** The site's host, e.g. `example.com`. */
@@ -69,21 +86,43 @@ export interface MailApiRequest {
   body: string | FormData
 }
 
-/** A mail service, as data. */
-export interface MailApi<C extends EmailApiConfig = EmailApiConfig> {
+/** What every mail service describes. */
+interface MailApiBase<C extends EmailApiConfig> {
   /** The service's name in errors: `"Resend"`. */
   service: string
   /** Whether the service needs a sender address (a template-based service may not). */
   needsFrom?: boolean
-  /** The request that sends the mail. */
-  request(mail: SignInMail, provider: C): MailApiRequest
   /** Whether a 2xx answer means the mail was accepted. @default always */
   accepted?(body: unknown): boolean
   /** Checks or completes options of this service at start-up. */
   finish?(provider: C, context: EmailFinishContext): C
 }
 
-/** Why the mail service did not take the sign-in mail. Never names the recipient. */
+/** A service that sends the content it is given: the sign-in mail and any other message. */
+export interface ContentMailApi<C extends EmailApiConfig = EmailApiConfig> extends MailApiBase<C> {
+  templateOnly?: false
+  /** The request that sends the message. It sees no link: the message may have none. */
+  request(mail: OutgoingMail, provider: C): MailApiRequest
+}
+
+/**
+ * A service that sends a template of its own, filled with the sign-in link (Loops): it cannot
+ * send another message, so its provider has no `sendMail`.
+ */
+export interface TemplateMailApi<C extends EmailApiConfig = EmailApiConfig> extends MailApiBase<C> {
+  templateOnly: true
+  /** The request that sends the sign-in mail. */
+  request(mail: SignInMail, provider: C): MailApiRequest
+}
+
+/**
+ * A mail service, as data. Only a template-only service's `request` sees the sign-in link, so
+ * that a request written for the sign-in mail cannot fail on a message without one.
+ */
+export type MailApi<C extends EmailApiConfig = EmailApiConfig> =
+  ContentMailApi<C> | TemplateMailApi<C>
+
+/** Why the mail service did not take the mail. Never names the recipient. */
 export class EmailApiError extends Error {
   override name = "EmailApiError"
   constructor(
@@ -165,44 +204,41 @@ function withoutAddress(text: string, address: string): string {
   return text.replace(pattern, "[recipient]")
 }
 
-/** What went wrong, for the operator: the service, the status, the service's reason. */
-function failureOf(service: string, response: Response, reason: string): string {
+/**
+ * What went wrong, for the operator: the service, what was sent (`"sign-in mail"`, `"mail"`),
+ * the status, the service's reason.
+ */
+function failureOf(service: string, what: string, response: Response, reason: string): string {
   const status = `HTTP ${response.status}`
   const why = reason || response.statusText || "no reason given"
   if (response.status === 429) {
     const retry = response.headers.get("retry-after")
     const when = retry ? `, retry after ${retry}` : ""
-    return `${service} rate-limited the sign-in mail (${status}${when}): ${why}`
+    return `${service} rate-limited the ${what} (${status}${when}): ${why}`
   }
-  if (response.status >= 500)
-    return `${service} failed to send the sign-in mail (${status}): ${why}`
+  if (response.status >= 500) return `${service} failed to send the ${what} (${status}): ${why}`
   if (response.status === 401) {
     return `${service} refused the API key (${status}): ${why}`
   }
-  return `${service} refused the sign-in mail (${status}): ${why}`
+  return `${service} refused the ${what} (${status}): ${why}`
 }
 
 function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
 }
 
-/** Sends the sign-in mail through the service; throws `EmailApiError` when it is not taken. */
-export async function sendThroughApi<C extends EmailApiConfig>(
+/**
+ * Sends one request to the service and reads its answer; throws `EmailApiError` when the mail
+ * is not taken. `to` is taken out of every reason the service or the network gives, and `what`
+ * names the mail in the error (`"sign-in mail"`, `"mail"`).
+ */
+async function deliver<C extends EmailApiConfig>(
   api: MailApi<C>,
-  params: SendVerificationRequestParams,
+  provider: C,
+  request: MailApiRequest,
+  to: string,
+  what: string,
 ): Promise<void> {
-  const provider = params.provider as C
-  const { identifier: to, url, expires, theme } = params
-  const { host } = new URL(url)
-  const mail: SignInMail = {
-    ...renderSignInEmail({ url, host, expires, theme }),
-    to,
-    from: provider.from ?? "",
-    url,
-    host,
-    expires,
-  }
-  const request = api.request(mail, provider)
   const seconds = provider.timeout ?? DEFAULT_EMAIL_API_TIMEOUT
   const send = provider[customFetch] ?? (fetch as ProviderFetch)
   let response: Response
@@ -229,21 +265,69 @@ export async function sendThroughApi<C extends EmailApiConfig>(
   const body = parseJson(text)
   if (!response.ok) {
     const reason = withoutAddress(reasonOf(body, text), to)
-    throw new EmailApiError(failureOf(api.service, response, reason), response.status)
+    throw new EmailApiError(failureOf(api.service, what, response, reason), response.status)
   }
   if (api.accepted && !api.accepted(body)) {
     const reason = withoutAddress(reasonOf(body, text), to)
     throw new EmailApiError(
-      `${api.service} did not accept the sign-in mail (HTTP ${response.status}): ${reason || "no reason given"}`,
+      `${api.service} did not accept the ${what} (HTTP ${response.status}): ${reason || "no reason given"}`,
       response.status,
     )
   }
 }
 
+/** Sends the sign-in mail through the service; throws `EmailApiError` when it is not taken. */
+export async function sendThroughApi<C extends EmailApiConfig>(
+  api: MailApi<C>,
+  params: SendVerificationRequestParams,
+): Promise<void> {
+  const provider = params.provider as C
+  const { identifier: to, url, expires, theme } = params
+  const { host } = new URL(url)
+  const mail: SignInMail = {
+    ...renderSignInEmail({ url, host, expires, theme }),
+    to,
+    from: provider.from ?? "",
+    url,
+    host,
+    expires,
+  }
+  await deliver(api, provider, api.request(mail, provider), to, "sign-in mail")
+}
+
+/**
+ * Sends any message through a service that sends the content it is given. The start-up check
+ * asks for the key and the sender only when the provider sends the sign-in mail itself, so
+ * they are checked here, with an `Error` that says what to set, before anything is sent.
+ * Throws `EmailApiError` when the service does not take the message.
+ */
+export async function sendMailThroughApi<C extends EmailApiConfig>(
+  api: ContentMailApi<C>,
+  params: SendMailParams,
+): Promise<void> {
+  const provider = params.provider as C
+  if (!provider.apiKey) {
+    const variable = `AUTH_${provider.id.toUpperCase().replace(/-/g, "_")}_KEY`
+    throw new Error(
+      `${api.service} cannot send the mail without an API key: set ${variable} (or \`apiKey\`)`,
+    )
+  }
+  if (api.needsFrom !== false && !parseMailbox(provider.from ?? "")) {
+    throw new Error(
+      `${api.service} cannot send the mail without a sender: set AUTH_EMAIL_FROM (or \`from\`) to one address`,
+    )
+  }
+  const { to, subject, text, html } = params
+  const mail: OutgoingMail = { to, from: provider.from ?? "", subject, text, html }
+  await deliver(api, provider, api.request(mail, provider), to, "mail")
+}
+
 /**
  * An email provider of the service `api`: `id`, `name` and the sender, then the user's
  * options. Without a `sendVerificationRequest` of the user's, it sends through the service and
- * its start-up step requires the API key and the sender.
+ * its start-up step requires the API key and the sender. Unless the service is template-only,
+ * it has a `sendMail` too, which works with the user's `sendVerificationRequest` as well as
+ * with its own, and checks the key and the sender when it is called.
  */
 export function emailApiProvider<C extends EmailApiConfig>(
   base: Partial<C> & { id: string; name: string },
@@ -252,6 +336,9 @@ export function emailApiProvider<C extends EmailApiConfig>(
 ): C {
   const sendVerificationRequest = (params: SendVerificationRequestParams) =>
     sendThroughApi(api, params)
+  const anyMail = api.templateOnly
+    ? {}
+    : { sendMail: (params: SendMailParams) => sendMailThroughApi(api, params) }
   const finish = (provider: C, context: EmailFinishContext): C => {
     if (provider.sendVerificationRequest !== sendVerificationRequest) return provider
     if (!provider.apiKey) {
@@ -277,6 +364,7 @@ export function emailApiProvider<C extends EmailApiConfig>(
   }
   return {
     sendVerificationRequest,
+    ...anyMail,
     ...base,
     ...config,
     type: "email",

@@ -27,7 +27,7 @@ export interface SignInEmail {
 }
 
 /** The expiry as people read it, in UTC: "22 November 2026, 14:05 UTC". */
-function formatExpiry(expires: Date): string {
+export function formatExpiry(expires: Date): string {
   const date = expires.toLocaleDateString("en-GB", {
     day: "numeric",
     month: "long",

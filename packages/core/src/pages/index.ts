@@ -1,13 +1,27 @@
-/** The built-in pages: sign in, sign out, error and "check your email". */
+/** The built-in pages: sign in, sign out, error, "check your email" and password accounts'. */
 export { renderSignInPage } from "./signin.js"
 export { renderSignOutPage } from "./signout.js"
 export { renderErrorPage } from "./error.js"
 export { renderVerifyRequestPage } from "./verify-request.js"
+export {
+  passwordErrorMessage,
+  renderChangePasswordPage,
+  renderNewPasswordPage,
+  renderResetRequestPage,
+  renderSignUpPage,
+  type PasswordMessageBounds,
+} from "./password.js"
 export type {
+  ChangePasswordPageProps,
   ErrorPageProps,
+  NewPasswordPageProps,
   PageProvider,
+  PasswordLengthProps,
+  PasswordPageProps,
   RenderedPage,
+  ResetRequestPageProps,
   SignInPageProps,
   SignOutPageProps,
+  SignUpPageProps,
   VerifyRequestPageProps,
 } from "./types.js"

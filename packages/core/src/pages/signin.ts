@@ -29,6 +29,12 @@ const ERROR_MESSAGES: Record<string, string> = {
     "Signing in with the passkey failed. Try again, or use another way to sign in.",
 }
 
+/** What the page says, instead of the error's message, for a code of `error=CredentialsSignin`. */
+const CREDENTIALS_CODE_MESSAGES: Record<string, string> = {
+  unverified: "Confirm your address first: follow the link we mailed you.",
+  rate_limited: "Too many attempts: wait a few minutes and try again.",
+}
+
 const GENERIC_ERROR = "Unable to sign in."
 const SAFE_CODE = /^[A-Za-z0-9_-]{1,64}$/
 
@@ -45,7 +51,14 @@ const EXTRA_ATTRIBUTES = new Set([
   "autocapitalize",
 ])
 
-function errorMessage(error: string): string {
+function errorMessage(error: string, code: string | undefined): string {
+  if (
+    error === "CredentialsSignin" &&
+    typeof code === "string" &&
+    Object.hasOwn(CREDENTIALS_CODE_MESSAGES, code)
+  ) {
+    return CREDENTIALS_CODE_MESSAGES[code] ?? GENERIC_ERROR
+  }
   return Object.hasOwn(ERROR_MESSAGES, error)
     ? (ERROR_MESSAGES[error] ?? GENERIC_ERROR)
     : GENERIC_ERROR
@@ -54,7 +67,7 @@ function errorMessage(error: string): string {
 function alert(error: string, code: string | undefined): SafeHtml {
   const showCode = typeof code === "string" && SAFE_CODE.test(code)
   return html`<div class="alert" role="alert">
-    <p>${errorMessage(error)}</p>
+    <p>${errorMessage(error, code)}</p>
     ${showCode ? html`<p class="code">Code: <code>${code}</code></p>` : ""}
   </div>`
 }
@@ -100,7 +113,25 @@ function credentialField(key: string, input: CredentialInput, id: string): SafeH
   </div>`
 }
 
+/** The "forgot your password?" and "create an account" links under a Password provider's form. */
+function passwordLinks(provider: PageProvider): SafeHtml | "" {
+  const links = provider.passwordLinks
+  if (!links) return ""
+  return html`<p class="footer-link">
+    <a href="${safeUrl(links.resetPassword)}">Forgot your password?</a>${
+      links.signUp
+        ? html` <span aria-hidden="true">·</span>
+            <a href="${safeUrl(links.signUp)}">Create an account</a>`
+        : ""
+    }
+  </p>`
+}
+
 function section(provider: PageProvider, index: number, props: SignInPageProps): SafeHtml {
+  return html`${form(provider, index, props)}${passwordLinks(provider)}`
+}
+
+function form(provider: PageProvider, index: number, props: SignInPageProps): SafeHtml {
   const label = `Sign in with ${provider.name}`
   switch (provider.type) {
     case "email": {

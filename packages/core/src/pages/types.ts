@@ -17,6 +17,13 @@ export interface PageProvider {
   optionsUrl?: string
   /** Whether the passkey form offers passkeys in the browser's autofill. */
   conditionalUI?: boolean
+  /** For a Password provider: the pages its form links to. */
+  passwordLinks?: {
+    /** `{actionBase}/signup` (or the custom sign-up page); none when sign-up is off. */
+    signUp?: string
+    /** `{actionBase}/reset-password` (or the custom "forgot password" page). */
+    resetPassword: string
+  }
 }
 
 export interface SignInPageProps {
@@ -57,6 +64,65 @@ export interface VerifyRequestPageProps {
   homeUrl: string
   /** The host part of the address the mail went to, e.g. `example.com`. */
   emailHost?: string
+  /**
+   * The `type` query parameter: `"signup"` and `"reset"` (password accounts) say what the mail
+   * is for, without saying whether the address has an account; anything else is a sign-in link.
+   */
+  type?: string
+}
+
+/** What every password page has. */
+export interface PasswordPageProps {
+  theme: Theme
+  csrfToken: string
+  /** Where the form posts, e.g. `{actionBase}/signup/<id>`. */
+  action: string
+  /** The `error` query parameter, if any (`PasswordError`, or anything a user typed). */
+  error?: string
+  /** The `code` query parameter that comes with `error=PasswordError`. */
+  code?: string
+}
+
+/** The bounds of a new password, from the Password provider's policy. */
+export interface PasswordLengthProps {
+  /** Fewest characters a new password may have. */
+  minLength: number
+  /** Most characters a new password may have. */
+  maxLength: number
+}
+
+/** The sign-up page: `GET {actionBase}/signup`. */
+export interface SignUpPageProps extends PasswordPageProps, PasswordLengthProps {
+  /** Sent back as the hidden `callbackUrl` field. */
+  callbackUrl?: string
+  /** Prefills the email field. */
+  email?: string
+  /** `{actionBase}/signin` (or the custom sign-in page). */
+  signInUrl: string
+}
+
+/** The "forgot your password?" page: `GET {actionBase}/reset-password`. */
+export interface ResetRequestPageProps extends PasswordPageProps {
+  /** Sent back as the hidden `callbackUrl` field. */
+  callbackUrl?: string
+  /** Prefills the email field. */
+  email?: string
+  /** `{actionBase}/signin` (or the custom sign-in page). */
+  signInUrl: string
+}
+
+/** The "choose a new password" page: `GET {actionBase}/new-password/<id>?token=…`. */
+export interface NewPasswordPageProps extends PasswordPageProps, PasswordLengthProps {
+  /** The reset token from the mailed link, sent back as the hidden `token` field. */
+  token: string
+}
+
+/** The "change your password" page: `GET {actionBase}/change-password` (signed in). */
+export interface ChangePasswordPageProps extends PasswordPageProps, PasswordLengthProps {
+  /** Sent back as the hidden `callbackUrl` field; the page also links back to it. */
+  callbackUrl?: string
+  /** Whether a change signs the user's other devices out (database sessions). */
+  signsOutOthers?: boolean
 }
 
 /** A rendered page. */

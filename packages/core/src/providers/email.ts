@@ -53,6 +53,19 @@ export interface SendVerificationRequestParams {
   request: Request
 }
 
+/** What `sendMail` receives: one message, already rendered. */
+export interface SendMailParams {
+  /** The recipient: one plain address, already checked (it is not parsed again). */
+  to: string
+  subject: string
+  /** The plain-text part. */
+  text: string
+  /** The HTML part. */
+  html: string
+  /** The provider's configuration, as filled at start-up (`from`, `server`, `apiKey`, …). */
+  provider: EmailConfig
+}
+
 /** How many links may be sent, per address and per client IP address, in a window. */
 export interface EmailRateLimit {
   /** The window, in seconds. @default 600 (10 minutes) */
@@ -71,6 +84,14 @@ export interface EmailConfig extends CommonProviderOptions {
   type: "email"
   /** Sends the sign-in link. Throwing fails the sign-in with `EmailSignin`. */
   sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
+  /**
+   * Sends any message through the provider's mail service, from `provider.from`; throws when
+   * the service does not take it. Latch uses it for the Password provider's mails (address
+   * verification, password reset, notices), so that an app configures one mail service for
+   * every mail it sends. `Nodemailer` and the mail API providers that send content of their
+   * own choosing have it; a provider that only fills a template of its service (Loops) has not.
+   */
+  sendMail?: (params: SendMailParams) => Awaitable<void>
   /** The sender, e.g. `"Example <no-reply@example.com>"`. Filled from `AUTH_EMAIL_FROM`. */
   from?: string
   /**

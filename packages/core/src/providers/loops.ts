@@ -48,6 +48,8 @@ export default function Loops(config: LoopsUserConfig = {}): LoopsConfig {
     {
       service: "Loops",
       needsFrom: false,
+      // Loops sends its own template: there is no message of Latch's to send, so no `sendMail`.
+      templateOnly: true,
       request: (mail, provider) => ({
         url: "https://app.loops.so/api/v1/transactional",
         headers: {

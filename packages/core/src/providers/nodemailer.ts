@@ -12,13 +12,14 @@
  * ```
  *
  * The mail has a plain-text and an HTML part (see `renderSignInEmail`); pass your own
- * `sendVerificationRequest` to change it. See `@latch/core/providers/email` for the flow, the
- * adapter methods it needs and the rate limits.
+ * `sendVerificationRequest` to change it. Its `sendMail` sends other mail (the Password
+ * provider's) through the same server and connection pool. See `@latch/core/providers/email`
+ * for the flow, the adapter methods it needs and the rate limits.
  *
  * @module providers/nodemailer
  */
 import { renderSignInEmail } from "../pages/email.js"
-import type { EmailConfig, SendVerificationRequestParams } from "./email.js"
+import type { EmailConfig, SendMailParams, SendVerificationRequestParams } from "./email.js"
 
 export { renderSignInEmail } from "../pages/email.js"
 export type { SignInEmail, SignInEmailInput } from "../pages/email.js"
@@ -26,6 +27,7 @@ export type {
   EmailConfig,
   EmailRateLimit,
   EmailUserConfig,
+  SendMailParams,
   SendVerificationRequestParams,
 } from "./email.js"
 
@@ -88,29 +90,47 @@ function transportOf(provider: EmailConfig): Promise<Transport> {
   return transport
 }
 
+/**
+ * Sends one message through the provider's SMTP server, from `provider.from`. Only the named
+ * fields reach nodemailer, so that nothing a caller adds (`cc`, `attachments`) is sent. The
+ * error does not name the recipient: it is logged, and grouped by its message.
+ */
+async function sendOverSmtp(
+  provider: EmailConfig,
+  { to, subject, text, html }: Omit<SendMailParams, "provider">,
+): Promise<void> {
+  const transport = await transportOf(provider)
+  const info = await transport.sendMail({ to, from: provider.from, subject, text, html })
+  const failed = [...(info.rejected ?? []), ...(info.pending ?? [])]
+  if (failed.length) throw new Error("The SMTP server did not accept the mail")
+}
+
 /** Sends the default sign-in mail through the provider's SMTP server. */
 export async function sendVerificationRequest(params: SendVerificationRequestParams) {
   const { identifier, url, expires, provider, theme } = params
   const { host } = new URL(url)
   const mail = renderSignInEmail({ url, host, expires, theme })
-  const transport = await transportOf(provider)
-  const info = await transport.sendMail({
-    to: identifier,
-    from: provider.from,
-    subject: mail.subject,
-    text: mail.text,
-    html: mail.html,
-  })
-  const failed = [...(info.rejected ?? []), ...(info.pending ?? [])]
-  if (failed.length) throw new Error(`The SMTP server did not accept the mail for ${identifier}`)
+  await sendOverSmtp(provider, { to: identifier, ...mail })
 }
 
-/** The email provider that sends its links through an SMTP server with nodemailer. */
+/**
+ * Sends any message through the provider's SMTP server. It needs only `server` (and `from`), so
+ * it works as well when the sign-in mail is sent by a `sendVerificationRequest` of your own.
+ */
+export async function sendMail({ provider, to, subject, text, html }: SendMailParams) {
+  await sendOverSmtp(provider, { to, subject, text, html })
+}
+
+/**
+ * The email provider that sends its links through an SMTP server with nodemailer, and any other
+ * mail through `sendMail`.
+ */
 export default function Nodemailer(config: NodemailerUserConfig = {}): NodemailerConfig {
   return {
     id: "nodemailer",
     name: "Email",
     sendVerificationRequest,
+    sendMail,
     ...config,
     type: "email",
     options: config,

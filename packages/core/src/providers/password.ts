@@ -9,6 +9,7 @@
  */
 import type { CredentialsRateLimit } from "./credentials.js"
 import type { CredentialsConfig } from "./index.js"
+import type { Awaitable } from "../types.js"
 import { DEFAULT_SCRYPT, type ScryptParams } from "../password/hash.js"
 import { policyBounds, type PasswordPolicy } from "../password/policy.js"
 
@@ -44,6 +45,30 @@ export interface PasswordOptions {
   requireEmailVerification?: boolean
   /** The brute-force limits of the sign-in, as `Credentials`'s. */
   rateLimit?: CredentialsRateLimit | false
+  /**
+   * Whether anyone may create an account with `POST {basePath}/signup/<id>`. Turn it off to
+   * create accounts yourself (an invitation, an admin tool); resetting and changing passwords
+   * keep working. @default true
+   */
+  signUp?: boolean
+  /**
+   * Sends the provider's mails (confirm your address, reset your password, your password was
+   * changed). By default they go through the first email provider of the configuration that can
+   * send any message (`Nodemailer`, `Resend`, `Postmark`, `SendGrid`, `Mailgun`, `Forward Email`).
+   */
+  sendMail?: (message: PasswordMail) => Awaitable<void>
+  /** How long the link confirming a new account's address works, in seconds. @default 86400 */
+  verifyMaxAge?: number
+  /** How long a reset link works, in seconds. @default 3600 */
+  resetMaxAge?: number
+}
+
+/** A mail of the Password provider, ready to send. */
+export interface PasswordMail {
+  to: string
+  subject: string
+  text: string
+  html: string
 }
 
 /** The settings `Auth()` reads from a Password provider. */
@@ -51,6 +76,10 @@ export interface PasswordSettings {
   policy: PasswordPolicy
   scrypt: ScryptParams
   requireEmailVerification: boolean
+  signUp: boolean
+  sendMail?: (message: PasswordMail) => Awaitable<void>
+  verifyMaxAge: number
+  resetMaxAge: number
 }
 
 /** A Password provider: a credentials provider whose checking Latch does itself. */
@@ -58,6 +87,13 @@ export type PasswordConfig = CredentialsConfig<{
   email: { label: string; type: "email"; autocomplete: string }
   password: { label: string; type: "password"; autocomplete: string }
 }> & { [passwordSettings]: PasswordSettings }
+
+function positiveSeconds(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new TypeError(`Password(): ${name} must be a positive whole number of seconds`)
+  return value
+}
 
 /**
  * Sign-in with an address and a password, for accounts Latch keeps (the adapter stores the
@@ -89,6 +125,10 @@ export default function Password(options: PasswordOptions = {}): PasswordConfig 
       policy,
       scrypt: options.scrypt ?? DEFAULT_SCRYPT,
       requireEmailVerification: options.requireEmailVerification ?? true,
+      signUp: options.signUp ?? true,
+      sendMail: options.sendMail,
+      verifyMaxAge: positiveSeconds(options.verifyMaxAge, 24 * 60 * 60, "verifyMaxAge"),
+      resetMaxAge: positiveSeconds(options.resetMaxAge, 60 * 60, "resetMaxAge"),
     },
   } as PasswordConfig
 }

@@ -7,13 +7,20 @@ import type { AuthAction } from "../types.js"
 
 /** Every action Latch answers. */
 export const authActions: readonly AuthAction[] = [
+  "account",
   "callback",
+  "change-password",
   "csrf",
   "error",
+  "new-password",
   "providers",
+  "reset-password",
   "session",
   "signin",
   "signout",
+  "signup",
+  "unlink",
+  "verify-email",
   "verify-request",
   "webauthn-options",
 ]

@@ -17,6 +17,7 @@ import type { ResolvedConfig } from "../config/resolve.js"
 import {
   AuthError,
   errorDestination,
+  type ErrorDestination,
   MethodNotAllowed,
   UntrustedHost,
   type ErrorType,
@@ -34,7 +35,13 @@ import {
 } from "./unavailable.js"
 
 /** Actions answered with JSON rather than pages or redirects. */
-const apiActions = new Set<AuthAction>(["csrf", "providers", "session", "webauthn-options"])
+const apiActions = new Set<AuthAction>([
+  "account",
+  "csrf",
+  "providers",
+  "session",
+  "webauthn-options",
+])
 
 /** Errors of the request itself, answered with a 4xx whatever the action. */
 const requestErrors: Partial<Record<ErrorType, number>> = {
@@ -115,17 +122,16 @@ export async function errorToResponse(
   if (scene.action === "error") return configurationPage(scene)
   const ctx = scene.ctx
   const destination = errorDestination(error)
-  const { pages } = ctx.config
-  const page =
-    destination.page === "signIn"
-      ? (pages.signIn ?? `${ctx.actionBase}/signin`)
-      : (pages.error ?? `${ctx.actionBase}/error`)
-  // Back on the sign-in page, the next try still goes where the user was headed.
-  const callbackUrl = destination.page === "signIn" ? await resolveCallbackUrl(ctx) : ctx.origin
+  const page = await pageOf(ctx, destination.page)
+  // Back on a form, the next try still goes where the user was headed.
+  const callbackUrl = destination.page === "error" ? ctx.origin : await resolveCallbackUrl(ctx)
   const response = redirectTo(
     ctx,
     withQuery(page, {
-      callbackUrl: new URL(callbackUrl).href === new URL(ctx.origin).href ? undefined : callbackUrl,
+      callbackUrl:
+        destination.page === "account" || new URL(callbackUrl).href === new URL(ctx.origin).href
+          ? undefined
+          : callbackUrl,
       error: destination.error,
       code: unavailable ? "unavailable" : destination.code,
     }),
@@ -135,6 +141,38 @@ export async function errorToResponse(
   const retryAfter = unavailable ? RETRY_AFTER_SECONDS : retryAfterOf(error)
   if (retryAfter !== undefined) response.headers = { "retry-after": String(retryAfter) }
   return response
+}
+
+/**
+ * The page an error sends the user to: the sign-in page, the error page, or the password form
+ * the refused post came from (the app's page when `pages` names one). A refused new password
+ * goes back to its form with the link's token; a refused change of sign-in methods goes back to
+ * the page the form was on (`callbackUrl`).
+ */
+async function pageOf(ctx: ActionContext, page: ErrorDestination["page"]): Promise<string> {
+  const { pages } = ctx.config
+  const base = ctx.actionBase
+  switch (page) {
+    case "signIn":
+      return pages.signIn ?? `${base}/signin`
+    case "error":
+      return pages.error ?? `${base}/error`
+    case "signUp":
+      return pages.signUp ?? `${base}/signup`
+    case "resetPassword":
+      return pages.resetPassword ?? `${base}/reset-password`
+    case "changePassword":
+      return pages.changePassword ?? `${base}/change-password`
+    case "newPassword": {
+      const { token } = ctx.request.body
+      const provider = encodeURIComponent(ctx.request.providerId ?? "")
+      return withQuery(pages.newPassword ?? `${base}/new-password/${provider}`, {
+        token: typeof token === "string" && token.length <= 4096 ? token : undefined,
+      })
+    }
+    case "account":
+      return resolveCallbackUrl(ctx)
+  }
 }
 
 /** The seconds a refused sign-in carries in `retryAfter` (a rate limit's refusal), if any. */

@@ -8,7 +8,12 @@
  */
 import type { ActionContext } from "../actions/context.js"
 import type { Adapter, AdapterAccount, AdapterUser } from "../adapters.js"
-import { AccountNotLinked, CallbackRouteError, OAuthAccountNotLinked } from "../errors.js"
+import {
+  AccountError,
+  AccountNotLinked,
+  CallbackRouteError,
+  OAuthAccountNotLinked,
+} from "../errors.js"
 import { callAdapter, requireMethods } from "./adapter-call.js"
 import type { Account, TokenSet, User } from "../types.js"
 import type { Identity } from "./establish.js"
@@ -48,12 +53,48 @@ async function link(
 }
 
 /**
+ * Whether the user is a password account whose address is not proven yet: whoever signed up
+ * may not own the address, so such an account adopts no other sign-in method (a victim who
+ * later proves the address would find the squatter's GitHub linked to it), and is adopted by
+ * none without losing its password (see `discardUnprovenPassword`).
+ */
+async function isUnprovenPasswordAccount(ctx: ActionContext, user: AdapterUser): Promise<boolean> {
+  const { getPasswordHash } = ctx.config.adapter ?? {}
+  if (user.emailVerified || !user.email || !getPasswordHash) return false
+  const hash = await call("getPasswordHash", () =>
+    getPasswordHash.call(ctx.config.adapter, user.id),
+  )
+  return hash !== null && hash !== undefined
+}
+
+/** Refuses to link another method to an unverified password account (`AccountError`). */
+async function refuseUnprovenAdopter(ctx: ActionContext, user: AdapterUser): Promise<void> {
+  if (await isUnprovenPasswordAccount(ctx, user))
+    throw new AccountError(
+      "Confirm the account's address before linking another sign-in method to it",
+      { code: "unverified" },
+    )
+}
+
+/**
+ * Another method takes over an account whose address is unproven (email linking allowed by an
+ * OAuth provider): the password set before the address was proven may be a squatter's, so it
+ * goes; the owner sets one of their own afterwards.
+ */
+async function discardUnprovenPassword(ctx: ActionContext, user: AdapterUser): Promise<void> {
+  const { deletePasswordHash } = ctx.config.adapter ?? {}
+  if (!deletePasswordHash || !(await isUnprovenPasswordAccount(ctx, user))) return
+  await call("deletePasswordHash", () => deletePasswordHash.call(ctx.config.adapter, user.id))
+}
+
+/**
  * A credentials user is whoever `authorize` says. With database sessions (which Auth.js
  * refuses for credentials) that user must be one the adapter knows, found by its id: the
  * session row points at it.
  */
 async function credentialsUser(ctx: ActionContext, identity: Identity): Promise<ResolvedUser> {
-  if (ctx.config.session.strategy !== "database") return { user: identity.user, isNewUser: false }
+  const isNewUser = identity.isNewUser === true
+  if (ctx.config.session.strategy !== "database") return { user: identity.user, isNewUser }
   const adapter = requireMethods(
     ctx.config.adapter!,
     ["getUser"],
@@ -66,7 +107,7 @@ async function credentialsUser(ctx: ActionContext, identity: Identity): Promise<
       `authorize returned user ${JSON.stringify(id)}, which the adapter does not have: database sessions need stored users`,
     )
   }
-  return { user: stored, isNewUser: false }
+  return { user: stored, isNewUser }
 }
 
 /**
@@ -145,6 +186,7 @@ async function webAuthnUser(ctx: ActionContext, identity: Identity): Promise<Res
     await emitEvent(ctx, "createUser", { user })
   } else {
     user = identity.user as AdapterUser
+    await refuseUnprovenAdopter(ctx, user)
   }
   await link(ctx, adapter, user, account, undefined)
   await call("createAuthenticator", () =>
@@ -203,6 +245,7 @@ export async function resolveUser(
   if (currentId) {
     const current = await call("getUser", () => adapter.getUser(currentId))
     if (current) {
+      await refuseUnprovenAdopter(ctx, current)
       await link(ctx, adapter, current, account, profile)
       return { user: current, isNewUser: false }
     }
@@ -216,6 +259,7 @@ export async function resolveUser(
           `Another account already uses this email; "${account.provider}" does not allow linking by email`,
         )
       }
+      await discardUnprovenPassword(ctx, byEmail)
       await link(ctx, adapter, byEmail, account, profile)
       return { user: byEmail, isNewUser: false }
     }

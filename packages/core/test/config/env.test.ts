@@ -227,8 +227,8 @@ describe("isAuthAction", () => {
     expect(isAuthAction(action)).toBe(false)
   })
 
-  it("lists exactly nine actions", () => {
-    expect(authActions).toHaveLength(9)
+  it("lists exactly sixteen actions", () => {
+    expect(authActions).toHaveLength(16)
   })
 })
 

@@ -168,6 +168,11 @@ export function memoryAdapter(): MemoryAdapter {
     listAuthenticatorsByUserId(userId) {
       return [...authenticators.values()].filter((a) => a.userId === userId)
     },
+    deleteAuthenticator(credentialID) {
+      const found = authenticators.get(credentialID) ?? null
+      authenticators.delete(credentialID)
+      return found
+    },
     getPasswordHash(userId) {
       return passwords.get(userId) ?? null
     },

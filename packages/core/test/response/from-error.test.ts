@@ -163,6 +163,18 @@ const table: Row[] = [
     kind: "signIn",
     destination: { page: "signIn", error: "WebAuthnVerificationError", code: "verification" },
   },
+  {
+    name: "PasswordError",
+    type: "PasswordError",
+    kind: "signIn",
+    destination: { page: "signUp", error: "PasswordError", code: "refused" },
+  },
+  {
+    name: "AccountError",
+    type: "AccountError",
+    kind: "signIn",
+    destination: { page: "account", error: "AccountError", code: "not_found" },
+  },
 ]
 
 /** Every class exported by the errors module that is an `AuthError`. */

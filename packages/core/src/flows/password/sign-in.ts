@@ -10,6 +10,7 @@ import { CredentialsSignin, MissingAdapter } from "../../errors.js"
 import { burnOne, hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from "../../password/hash.js"
 import type { PasswordSettings } from "../../providers/password.js"
 import type { User } from "../../types.js"
+import type { Adapter } from "../../adapters.js"
 import { defaultNormalizeIdentifier, isPlainAddress, MAX_ADDRESS_LENGTH } from "../email/address.js"
 import { callAdapter, requireMethods } from "../../session/adapter-call.js"
 
@@ -32,15 +33,16 @@ export function accountAddress(value: unknown): string {
   return isPlainAddress(address) ? address : ""
 }
 
-/** The adapter with what password accounts need. */
-export function passwordAdapter(ctx: Pick<ActionContext, "config">) {
+const PASSWORD_METHODS = ["getUserByEmail", "getPasswordHash", "setPasswordHash"] as const
+
+/** The adapter with what password accounts need, and the `more` methods a form needs. */
+export function passwordAdapter<M extends keyof Adapter = never>(
+  ctx: Pick<ActionContext, "config">,
+  more: readonly M[] = [],
+) {
   const adapter = ctx.config.adapter
   if (!adapter) throw new MissingAdapter("The Password provider keeps accounts in an adapter.")
-  return requireMethods(
-    adapter,
-    ["getUserByEmail", "getPasswordHash", "setPasswordHash"],
-    "the Password provider",
-  )
+  return requireMethods(adapter, [...PASSWORD_METHODS, ...more], "the Password provider")
 }
 
 /** Checks the posted address and password; the user, or a `CredentialsSignin` with a code. */

@@ -1,0 +1,152 @@
+/**
+ * Resetting a forgotten password.
+ *
+ * `POST {basePath}/reset-password/<id>` (the request): an address with an account gets a reset
+ * link, bound to the password it replaces; an address without one gets a mail saying there is
+ * no account (and where to create one). Both do the same work — one user lookup, one hash
+ * lookup, one stored token, one mail — and answer the same "check your email" page, so neither
+ * the answer nor its timing says whether the address has an account.
+ *
+ * `POST {basePath}/new-password/<id>` (the link's form): the new password is checked against the
+ * policy before the link is spent (a refused password leaves the link usable); then the link is
+ * spent, the password set, the address marked verified (the link proved it), every session of
+ * the account ended, a notification mailed, and the user signed in.
+ */
+import type { ActionContext } from "../../actions/context.js"
+import { PasswordError, Verification } from "../../errors.js"
+import { hashPassword } from "../../password/hash.js"
+import type { PasswordConfig, PasswordSettings } from "../../providers/password.js"
+import { callAdapter } from "../../session/adapter-call.js"
+import { establishSession } from "../../session/establish.js"
+import { emitEvent } from "../../session/events.js"
+import { resolveCallbackUrl } from "../../security/redirect.js"
+import {
+  checkYourEmailUrl,
+  endSessions,
+  passwordIdentity,
+  postedPassword,
+  requireAllowedPassword,
+} from "./common.js"
+import { createLinkToken, passwordFingerprint, readLinkToken, spendLinkToken } from "./links.js"
+import { sendPasswordMail } from "./mail.js"
+import { PASSWORD_LIMITS, withinMailLimits, withinNewPasswordLimit } from "./rate-limit.js"
+import { accountAddress, passwordAdapter } from "./sign-in.js"
+import { linkUrl } from "./sign-up.js"
+import { checkedCallbackUrl } from "./verify.js"
+
+/** Handles the reset request; returns where the user goes ("check your email"). */
+export async function requestReset(
+  ctx: ActionContext,
+  provider: PasswordConfig,
+  settings: PasswordSettings,
+): Promise<string> {
+  const email = accountAddress(ctx.request.body.email)
+  if (!email)
+    throw new PasswordError("not one plain address", {
+      code: "invalid_email",
+      page: "resetPassword",
+    })
+  const callbackUrl = await resolveCallbackUrl(ctx)
+  const next = checkYourEmailUrl(ctx, provider, "reset", email)
+  if (!(await withinMailLimits(ctx, "reset", provider.id, email))) {
+    ctx.logger.debug("password reset: rate limit reached, no mail sent", { provider: provider.id })
+    return next
+  }
+  const adapter = passwordAdapter(ctx)
+  const user = await callAdapter("getUserByEmail", () => adapter.getUserByEmail(email))
+  // An id no account has, for the same lookup as an address with an account.
+  const userId = user?.id ?? crypto.randomUUID()
+  const current = await callAdapter("getPasswordHash", () => adapter.getPasswordHash(userId))
+  const claims = {
+    purpose: "reset",
+    email,
+    userId,
+    replaces: await passwordFingerprint(ctx, current),
+    callbackUrl,
+  } as const
+  // Stored for an unknown address too (it can never be used: no account has its id), so that
+  // both answers cost the same.
+  const { token, expires } = await createLinkToken(ctx, claims, settings.resetMaxAge)
+  const signUpUrl = settings.signUp
+    ? (ctx.config.pages.signUp ?? `${ctx.actionBase}/signup`)
+    : undefined
+  await sendPasswordMail(
+    ctx,
+    provider,
+    settings,
+    email,
+    user ? "reset" : "no-account",
+    user
+      ? { url: linkUrl(ctx, provider, "new-password", token), expires }
+      : { signUpUrl: signUpUrl && new URL(signUpUrl, ctx.origin).href },
+    "resetPassword",
+  )
+  return next
+}
+
+/** Opens a reset link without spending it: for the new-password form. */
+export async function checkResetLink(ctx: ActionContext, token: unknown): Promise<void> {
+  await readLinkToken(ctx, token, ["reset"])
+}
+
+/** Handles the new password of a reset link; returns where the user goes (signed in). */
+export async function setNewPassword(
+  ctx: ActionContext,
+  provider: PasswordConfig,
+  settings: PasswordSettings,
+): Promise<string> {
+  const { token } = ctx.request.body
+  if (!(await withinNewPasswordLimit(ctx)))
+    throw new PasswordError("too many new passwords", {
+      code: "rate_limited",
+      page: "newPassword",
+      retryAfter: PASSWORD_LIMITS.newPasswordPerClient.window,
+    })
+  const opened = await readLinkToken(ctx, token, ["reset"])
+  const adapter = passwordAdapter(ctx, ["getUser", "updateUser"])
+  const user = opened.userId
+    ? await callAdapter("getUser", () => adapter.getUser(opened.userId!))
+    : null
+  if (!user || user.email !== opened.email)
+    throw new Verification("The account of the reset link is gone or has another address")
+  const password = postedPassword(ctx.request.body.password)
+  await requireAllowedPassword(ctx, settings, password, user, "newPassword")
+
+  const claims = await spendLinkToken(ctx, token, ["reset"])
+  const current = await callAdapter("getPasswordHash", () => adapter.getPasswordHash(user.id))
+  if (claims.replaces !== (await passwordFingerprint(ctx, current)))
+    throw new Verification("The password changed since the reset link was sent")
+  const hash = await hashPassword(password, settings.scrypt)
+  await callAdapter("setPasswordHash", () => adapter.setPasswordHash(user.id, hash))
+  let updated = user
+  if (!user.emailVerified) {
+    updated = await callAdapter("updateUser", () =>
+      adapter.updateUser({ id: user.id, emailVerified: new Date() }),
+    )
+    await emitEvent(ctx, "updateUser", { user: updated })
+  }
+  await endSessions(ctx, user.id)
+  await notifyChanged(ctx, provider, settings, user.email)
+  const callbackUrl = await checkedCallbackUrl(ctx, claims.callbackUrl)
+  const { redirect } = await establishSession(ctx, passwordIdentity(provider, updated), callbackUrl)
+  return redirect
+}
+
+/** "Your password was changed", with where to reset it if it was not the user. */
+export async function notifyChanged(
+  ctx: ActionContext,
+  provider: PasswordConfig,
+  settings: PasswordSettings,
+  to: string,
+): Promise<void> {
+  const resetPage = ctx.config.pages.resetPassword ?? `${ctx.actionBase}/reset-password`
+  await sendPasswordMail(
+    ctx,
+    provider,
+    settings,
+    to,
+    "changed",
+    { resetUrl: new URL(resetPage, ctx.origin).href, when: new Date() },
+    undefined,
+  )
+}

@@ -1,0 +1,196 @@
+/**
+ * The signed-in user's ways to sign in, and removing one.
+ *
+ * A user signs in through linked accounts (OAuth, email, passkeys: rows the adapter lists with
+ * `listAccountsByUserId`) and a password (`getPasswordHash`). A method counts as a way in only
+ * while its provider is configured: an account of a provider the app removed opens nothing.
+ * Removing a method is refused when no other way in would be left (`last_method`); email
+ * sign-in is no removable method (it is the user's address, which any email link re-links) but
+ * it is a way in while an email provider is configured and the address is verified.
+ */
+import { createContext, type ActionContext } from "../actions/context.js"
+import { resolveConfig } from "../config/resolve.js"
+import { CookieJar } from "../cookies/jar.js"
+import { resolveOrigin } from "../request/host.js"
+import type { AuthConfig } from "../types.js"
+import type { AdapterAccount, AdapterUser } from "../adapters.js"
+import { isEmailProvider } from "../config/providers.js"
+import { AccountError, MissingAdapter } from "../errors.js"
+import { passwordSettings } from "../providers/password.js"
+import { callAdapter, requireMethods } from "./adapter-call.js"
+import { signedInUserId } from "./signed-in.js"
+
+/** One way the user signs in. */
+export interface SignInMethod {
+  type: "oauth" | "oidc" | "email" | "webauthn" | "password"
+  /** The provider's id. */
+  provider: string
+  /** The provider's name, for a page. */
+  providerName: string
+  /** The account's id at the provider; a passkey's credential id; `""` for the password. */
+  id: string
+  /** What tells it apart on a page: the address, or the passkey's kind. */
+  label?: string
+  /** Whether the user may remove it now (never the last way in; never email sign-in). */
+  removable: boolean
+}
+
+function methodsAdapter(ctx: Pick<ActionContext, "config">) {
+  return requireMethods(
+    ctx.config.adapter!,
+    ["getUser", "listAccountsByUserId"],
+    "listing sign-in methods",
+  )
+}
+
+/** The Password provider of the configuration, if any. */
+function passwordProvider(ctx: Pick<ActionContext, "config">) {
+  for (const provider of ctx.config.providers.values())
+    if ((provider as { [passwordSettings]?: unknown })[passwordSettings]) return provider
+  return undefined
+}
+
+function accountMethod(ctx: Pick<ActionContext, "config">, account: AdapterAccount) {
+  const provider = ctx.config.providers.get(account.provider)
+  if (!provider) return undefined
+  const type = account.type
+  if (type !== "oauth" && type !== "oidc" && type !== "email" && type !== "webauthn")
+    return undefined
+  const method: SignInMethod = {
+    type,
+    provider: provider.id,
+    providerName: provider.name,
+    id: account.providerAccountId,
+    removable: false,
+  }
+  if (type === "email") method.label = account.providerAccountId
+  return method
+}
+
+/** The user's methods, each marked removable or not. */
+export async function signInMethodsOf(
+  ctx: Pick<ActionContext, "config">,
+  user: AdapterUser,
+): Promise<SignInMethod[]> {
+  const adapter = methodsAdapter(ctx)
+  const accounts = await callAdapter("listAccountsByUserId", () =>
+    adapter.listAccountsByUserId(user.id),
+  )
+  const methods: SignInMethod[] = []
+  for (const account of accounts) {
+    const method = accountMethod(ctx, account)
+    if (method) methods.push(method)
+  }
+  const password = passwordProvider(ctx)
+  const { getPasswordHash } = ctx.config.adapter!
+  if (password && getPasswordHash) {
+    const hash = await callAdapter("getPasswordHash", () =>
+      getPasswordHash.call(ctx.config.adapter, user.id),
+    )
+    if (hash)
+      methods.push({
+        type: "password",
+        provider: password.id,
+        providerName: password.name,
+        id: "",
+        removable: false,
+      })
+  }
+  // Email sign-in opens the account through its address, linked or not.
+  const email = [...ctx.config.providers.values()].find(isEmailProvider)
+  if (email && user.email && user.emailVerified && !methods.some((m) => m.type === "email"))
+    methods.push({
+      type: "email",
+      provider: email.id,
+      providerName: email.name,
+      id: user.email,
+      label: user.email,
+      removable: false,
+    })
+  const waysIn = methods.length
+  for (const method of methods) method.removable = method.type !== "email" && waysIn > 1
+  return methods
+}
+
+/** The signed-in user, or `AccountError("signed_out")`. */
+export async function signedInUser(ctx: ActionContext): Promise<AdapterUser> {
+  const userId = await signedInUserId(ctx)
+  const adapter = methodsAdapter(ctx)
+  const user = userId ? await callAdapter("getUser", () => adapter.getUser(userId)) : null
+  if (!user) throw new AccountError("no session", { code: "signed_out" })
+  return user
+}
+
+/** Removes one of the signed-in user's methods: `{ provider, id }` as the list names it. */
+export async function removeSignInMethod(
+  ctx: ActionContext,
+  target: { provider: string; id: string },
+): Promise<SignInMethod> {
+  const user = await signedInUser(ctx)
+  const methods = await signInMethodsOf(ctx, user)
+  const method = methods.find((m) => m.provider === target.provider && m.id === target.id)
+  if (!method)
+    throw new AccountError("no such sign-in method on this account", { code: "not_found" })
+  if (!method.removable) {
+    const code = method.type === "email" ? "not_found" : "last_method"
+    throw new AccountError("this sign-in method cannot be removed", { code })
+  }
+  const adapter = ctx.config.adapter!
+  if (method.type === "password") {
+    const remove = requireMethods(adapter, ["deletePasswordHash"], "removing a password")
+    await callAdapter("deletePasswordHash", () => remove.deletePasswordHash(user.id))
+    return method
+  }
+  const unlink = requireMethods(adapter, ["unlinkAccount"], "removing a sign-in method")
+  if (method.type === "webauthn") {
+    const remove = requireMethods(adapter, ["deleteAuthenticator"], "removing a passkey")
+    await callAdapter("deleteAuthenticator", () => remove.deleteAuthenticator(method.id))
+  }
+  await callAdapter("unlinkAccount", () =>
+    unlink.unlinkAccount({ provider: method.provider, providerAccountId: method.id }),
+  )
+  return method
+}
+
+/**
+ * The signed-in user's sign-in methods, for a page of theirs (each marked `removable`); `null`
+ * when the request has no session. To remove one, post the form to
+ * `{basePath}/unlink/<provider>` with its `id` (or use your framework's form action).
+ *
+ * @example
+ * ```ts
+ * const methods = await listSignInMethods(request, config)
+ * ```
+ */
+export async function listSignInMethods(
+  request: Request,
+  config: AuthConfig,
+): Promise<SignInMethod[] | null> {
+  const resolved = resolveConfig(config)
+  if (resolved.error) throw resolved.error
+  if (!resolved.adapter) throw new MissingAdapter("Listing sign-in methods needs an adapter")
+  const url = new URL(request.url)
+  const ctx = createContext(
+    {
+      action: "account",
+      providerId: undefined,
+      method: "GET",
+      url,
+      headers: request.headers,
+      query: {},
+      body: {},
+      cookies: new CookieJar(request.headers.get("cookie")),
+      request,
+    },
+    resolved,
+    resolveOrigin(url, resolved),
+  )
+  let user
+  try {
+    user = await signedInUser(ctx)
+  } catch (error) {
+    if (error instanceof AccountError) return null
+    throw error
+  }
+  return signInMethodsOf(ctx, user)
+}
