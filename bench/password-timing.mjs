@@ -1,8 +1,9 @@
-// Whether a password sign-in's timing tells an address with an account from one without: the
-// Password provider of @latch/core through `Auth()` in this process, with its default scrypt
-// parameters (OWASP's), rate limits off, four kinds of sign-in interleaved one by one: a wrong
-// password for an account, the right one (for reference), an account without a password, and an
-// address with no account. `node password-timing.mjs` prints the results; `node index.mjs` also
+// Whether a password sign-in's, reset request's or sign-up's timing tells an address with an
+// account from one without: the Password provider of @latch/core through `Auth()` in this
+// process, with its default scrypt parameters (OWASP's), rate limits off, the kinds of request
+// interleaved one by one: a wrong password for an account, the right one (for reference), an
+// account without a password, an address with no account; a reset request for an account and
+// for an unknown address; a sign-up for a new address and for a taken one. `node password-timing.mjs` prints the results; `node index.mjs` also
 // writes them into README.md.
 import { Auth } from "@latch/core"
 import Password, { hashPassword } from "@latch/core/providers/password"
@@ -18,6 +19,21 @@ import {
 } from "./lib/common.mjs"
 
 const ROUNDS = QUICK ? 9 : 31 // odd: each median is one measured round
+/** Reset requests cost about a millisecond: many more rounds, for the same confidence. */
+const LIGHT_ROUNDS = QUICK ? 101 : 401
+
+/** The entries of `object` whose key passes `keep`. */
+const pick = (object, keep) => Object.fromEntries(Object.entries(object).filter(([k]) => keep(k)))
+
+/** A copy of `list` in random order (Fisher–Yates). */
+function shuffled(list) {
+  const copy = [...list]
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1))
+    ;[copy[i], copy[j]] = [copy[j], copy[i]]
+  }
+  return copy
+}
 const ORIGIN = "http://localhost:3000"
 const SECRET = "latch-bench-secret-that-is-long-enough-0123456789"
 /** The goal: the unknown address's median time within 5% of the known account's. */
@@ -30,12 +46,31 @@ function adapter(hash) {
     ["bob@example.com", { id: "2", email: "bob@example.com", emailVerified: new Date() }],
   ])
   const passwords = new Map([["1", hash]])
+  const tokens = new Map()
   return {
     getUserByEmail: (email) => users.get(email) ?? null,
     getUser: (id) => [...users.values()].find((user) => user.id === id) ?? null,
     getPasswordHash: (userId) => passwords.get(userId) ?? null,
     setPasswordHash: (userId, value) => void passwords.set(userId, value),
+    createVerificationToken: (token) => void tokens.set(token.token, token),
+    useVerificationToken: ({ token }) => tokens.get(token) ?? null,
+    // Every request within the limits: the mail rate limits are measured elsewhere.
+    incrementCounter: () => 1,
   }
+}
+
+/** Reset requests and sign-ups, for an address with an account and for one without. */
+const FORMS = {
+  "reset: account": ["reset-password", { email: "alice@example.com" }],
+  "reset: no account": ["reset-password", { email: "nobody@example.com" }],
+  "sign-up: address taken": [
+    "signup",
+    { email: "alice@example.com", password: "a new password here" },
+  ],
+  "sign-up: new address": [
+    "signup",
+    { email: "newcomer@example.com", password: "a new password here" },
+  ],
 }
 
 const KINDS = {
@@ -47,12 +82,15 @@ const KINDS = {
 
 async function main() {
   const hash = await hashPassword("correct horse battery staple")
+  const sent = []
   const config = {
     secret: SECRET,
     trustHost: true,
     adapter: adapter(hash),
     session: { strategy: "jwt" },
-    providers: [Password({ rateLimit: false })],
+    // Mails are kept in memory: a mail service's time is the same for any address, and its
+    // noise would hide what is measured here.
+    providers: [Password({ rateLimit: false, sendMail: (mail) => void sent.push(mail) })],
     logger: { error() {}, warn() {}, debug() {} },
   }
   const csrf = await Auth(new Request(`${ORIGIN}/auth/csrf`), config)
@@ -81,14 +119,41 @@ async function main() {
     if (refused === (kind === "right password"))
       throw new BenchError(`${kind}: unexpected answer ${location}`)
   }
-  // Warm-up, then rounds in which every kind runs once, in a rotating order.
-  for (const input of Object.values(KINDS)) await signIn(input)
-  const times = Object.fromEntries(Object.keys(KINDS).map((kind) => [kind, []]))
-  const names = Object.keys(KINDS)
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let i = 0; i < names.length; i++) {
-      const kind = names[(round + i) % names.length]
-      times[kind].push((await signIn(KINDS[kind])).elapsed)
+  const postForm = async ([action, fields]) => {
+    const started = performance.now()
+    const response = await Auth(
+      new Request(`${ORIGIN}/auth/${action}/password`, {
+        method: "POST",
+        headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, ...fields }),
+      }),
+      config,
+    )
+    const elapsed = performance.now() - started
+    return { elapsed, location: response.headers.get("location") ?? "" }
+  }
+  for (const [kind, input] of Object.entries(FORMS)) {
+    const before = sent.length
+    const { location } = await postForm(input)
+    if (!location.includes("/auth/verify-request") || sent.length !== before + 1)
+      throw new BenchError(`${kind}: unexpected answer ${location}`)
+  }
+  const heavy = { ...KINDS, ...pick(FORMS, (kind) => kind.startsWith("sign-up")) }
+  const light = pick(FORMS, (kind) => kind.startsWith("reset"))
+  const send = (kind) => (kind in KINDS ? signIn(KINDS[kind]) : postForm(FORMS[kind]))
+  const times = Object.fromEntries(Object.keys({ ...heavy, ...light }).map((kind) => [kind, []]))
+  // The kinds that derive a scrypt key (~0.4 s, 128 MiB) run apart from the reset requests
+  // (~1 ms, no key): a request right after a derivation pays for its memory, and would be
+  // measured as slower for no reason of its own. Within each group, every round runs each kind
+  // once in a fresh random order, after a warm-up.
+  for (const [group, rounds] of [
+    [heavy, ROUNDS],
+    [light, LIGHT_ROUNDS],
+  ]) {
+    const names = Object.keys(group)
+    for (const kind of names) await send(kind)
+    for (let round = 0; round < rounds; round++) {
+      for (const kind of shuffled(names)) times[kind].push((await send(kind)).elapsed)
     }
   }
   return times
@@ -101,6 +166,8 @@ export async function runPasswordTiming() {
   const known = times["wrong password"]
   const unknown = ratios(times["no account"], known)
   const passwordless = ratios(times["account without a password"], known)
+  const reset = ratios(times["reset: no account"], times["reset: account"])
+  const signUp = ratios(times["sign-up: new address"], times["sign-up: address taken"])
   const within = (r) => r.low <= 1 + TOLERANCE && r.high >= 1 - TOLERANCE
   const verdict = (r) =>
     Math.abs(r.median - 1) <= TOLERANCE
@@ -119,7 +186,9 @@ export async function runPasswordTiming() {
   const summary =
     `Password sign-in, an address without an account ÷ a wrong password for one: ` +
     `${ratio(unknown.median)}× (95% CI ${ratio(unknown.low)}–${ratio(unknown.high)}); ` +
-    `an account without a password ${ratio(passwordless.median)}×`
+    `an account without a password ${ratio(passwordless.median)}×; reset request, no account ÷ ` +
+    `account ${ratio(reset.median)}× (95% CI ${ratio(reset.low)}–${ratio(reset.high)}); sign-up, ` +
+    `new address ÷ taken ${ratio(signUp.median)}× (95% CI ${ratio(signUp.low)}–${ratio(signUp.high)})`
   console.table(
     Object.fromEntries(
       Object.entries(times).map(([kind, values]) => [kind, { "median ms": median(values) }]),
@@ -135,21 +204,41 @@ export async function runPasswordTiming() {
       verdict: verdict(unknown),
       note: `an account without a password: ${ratio(passwordless.median)}× (CI ${ratio(passwordless.low)}–${ratio(passwordless.high)})`,
     },
+    {
+      area: "Passwords",
+      label: "reset request time, an address without an account ÷ one with",
+      goal: `1 ± ${TOLERANCE} (indistinguishable)`,
+      value: `${ratio(reset.median)}× (95% CI ${ratio(reset.low)}–${ratio(reset.high)})`,
+      verdict: verdict(reset),
+      note: "each sends one mail (a reset link, or a notice) and stores one token",
+    },
+    {
+      area: "Passwords",
+      label: "sign-up time, a new address ÷ one that has an account",
+      goal: `1 ± ${TOLERANCE} (indistinguishable)`,
+      value: `${ratio(signUp.median)}× (95% CI ${ratio(signUp.low)}–${ratio(signUp.high)})`,
+      verdict: verdict(signUp),
+      note: "each hashes the password, stores one token and sends one mail",
+    },
   ]
   const markdown = `## Password sign-in timing
 
-**${summary}.** A sign-in must not tell, by its time, whether an address has an account: every
-refusal costs one scrypt derivation with the same parameters.
+**${summary}.** A sign-in, a reset request or a sign-up must not tell, by its time, whether an
+address has an account: every refusal costs one scrypt derivation with the same parameters, and
+both answers of a reset request or a sign-up do the same lookups, store one token and send one
+mail.
 
 What is measured (\`bench/password-timing.mjs\`): the \`Password\` provider through \`Auth()\` in one
 process, with its default scrypt parameters (N = 2^17, r = 8, p = 1), rate limits off, an
 adapter in memory (so the lookups cost next to nothing and the comparison is the hashing's);
-${ROUNDS} rounds, each running the four kinds of sign-in once in a rotating order, after a
-warm-up. Ratios are per round, with a distribution-free 95% interval of their median. Over a
+mails kept in memory (a mail service takes the same time for any address). The requests that
+derive a key run ${ROUNDS} rounds, the reset requests (no key, about a millisecond) ${LIGHT_ROUNDS}
+rounds apart from them (right after a derivation, any request pays for its memory); each round
+runs every kind of its group once in a random order, after a warm-up. Ratios are per round, with a distribution-free 95% interval of their median. Over a
 network and a real database the lookups add the same fraction of a millisecond whichever the
 address.
 
-| Sign-in | Median | 95% CI of the median |
+| Request | Median | 95% CI of the median |
 | --- | ---: | ---: |
 ${rows}
 `

@@ -152,7 +152,9 @@ function content(kind: PasswordEmailKind, input: PasswordEmailInput): MailConten
         heading: ["No account on ", HOST],
         intro: [
           [
-            "Someone, probably you, asked to reset the password for this email address on ",
+            isDate(when)
+              ? `Someone, probably you, asked on ${formatExpiry(when)} to reset the password for this email address on `
+              : "Someone, probably you, asked to reset the password for this email address on ",
             HOST,
             ", but no account uses this address. There is nothing to reset.",
           ],

@@ -16,6 +16,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { Auth, setEnvDefaults } from "../../src/index.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import Passkey from "../../src/providers/passkey.js"
+import Password from "../../src/providers/password.js"
+import { hashPassword } from "../../src/password/hash.js"
 import type { OIDCConfig } from "../../src/providers/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
@@ -23,6 +25,8 @@ import { CLIENTS, login, PROXY_ORIGIN, startOP, type OP } from "../helpers/oidc-
 import { ALICE, Browser, ORIGIN, testConfig } from "../helpers/request.js"
 
 const EVIL = "evil.example"
+/** Cheap scrypt parameters (the defaults cost ~0.4 s a hash). */
+const FAST = { ln: 10, r: 8, p: 1 }
 
 /** Every header a proxy (or an attacker) may use to name a host, a scheme or a client. */
 const FORGED: Record<string, string> = {
@@ -161,6 +165,49 @@ describe("a forged host on an email sign-in", () => {
     )
     const link = new URL(/https?:\/\/\S+/.exec((await mailbox.nextFor(address)).text ?? "")![0])
     expect(link.origin).toBe("https://app.example.com")
+  })
+})
+
+describe("a forged host on password accounts' mails", () => {
+  /** The configuration with a Password provider, whose mails go through Nodemailer. */
+  const withPassword = (extra: Partial<AuthConfig> = {}) => {
+    const base = config(extra)
+    return { ...base, providers: [...base.providers, Password({ scrypt: FAST })] }
+  }
+
+  it.each([
+    [
+      "sign-up",
+      "/auth/signup/password",
+      { password: "correct horse battery" },
+      "/auth/verify-email/password",
+    ],
+    ["reset", "/auth/reset-password/password", {}, "/auth/new-password/password"],
+  ])("mails a %s link to AUTH_URL, whatever the request says", async (_, path, form, linkPath) => {
+    vi.stubEnv("AUTH_URL", "https://app.example.com")
+    const cfg = withPassword({ trustHost: false })
+    const address = newAddress()
+    // The reset link goes to an account; the sign-up link to a new address.
+    if (linkPath.includes("new-password")) {
+      const user = await cfg.adapter!.createUser!({
+        id: crypto.randomUUID(),
+        email: address,
+        emailVerified: new Date(),
+      })
+      await cfg.adapter!.setPasswordHash!(user.id, await hashPassword("an old password", FAST))
+    }
+    const attacker = new Attacker(cfg)
+    const csrfToken = await attacker.csrfToken()
+    const response = await attacker.fetch(path, {
+      form: { csrfToken, email: address, callbackUrl: "/dashboard", ...form },
+    })
+    await expectSafe(response)
+    expect(new URL(location(response)).origin).toBe("https://app.example.com")
+    const mail = await mailbox.nextFor(address)
+    expect(mail.raw).not.toContain(EVIL)
+    const link = new URL(/https?:\/\/\S+/.exec(mail.text ?? "")![0])
+    expect(link.origin).toBe("https://app.example.com")
+    expect(link.pathname).toBe(linkPath)
   })
 })
 

@@ -22,6 +22,9 @@
  *
  * Over the credentials rate limit, that error has `code: "rate_limited"` and the response gets
  * a `Retry-After` header.
+ *
+ * The password and sign-in-method actions (`account-actions.ts`) post through the same `run`,
+ * and throw their refusals (`PasswordError`, `AccountError`) the same way.
  */
 import { clientAddressOf, isSameOrigin } from "./handle.js"
 import { Auth } from "@latch/core"
@@ -46,15 +49,22 @@ const redirectTo: (status: 303, location: string, options: { external: true }) =
  * home. Not the URL the action was posted to: an action often lives on a route without a page
  * (`/signout/+page.server.ts`). `Auth` passes it through the `redirect` callback, which by
  * default keeps it on the site: a `Referer` from another site leads home.
+ *
+ * `referer: false` skips the form's page, for forms whose page is no place to come back to: a
+ * sign-up or "forgot password" form, left for a mailed link that ends somewhere else.
  */
-function destination(fields: Record<string, string>, event: RequestEvent): string {
+export function destination(
+  fields: Record<string, string>,
+  event: RequestEvent,
+  { referer = true }: { referer?: boolean } = {},
+): string {
   const { searchParams } = event.url
   return (
     fields.redirectTo ||
     fields.callbackUrl ||
     searchParams.get("callbackUrl") ||
     searchParams.get("redirectTo") ||
-    event.request.headers.get("referer") ||
+    (referer && event.request.headers.get("referer")) ||
     `${appBase(event.url)}/`
   )
 }
@@ -88,8 +98,13 @@ function announceRetryAfter(event: RequestEvent, error: unknown): void {
   }
 }
 
-/** Calls `Auth` for an action path with a form body, applies cookies, redirects with 303. */
-async function run(
+/**
+ * Calls `Auth` for an action path with a form body, applies cookies, redirects with 303. The
+ * configuration carries the `raw` marker: the user's own errors (kind `"signIn"`:
+ * `CredentialsSignin`, `PasswordError`, `AccountError`…) are thrown to the caller, the rest
+ * end in a redirect (the error page).
+ */
+export async function run(
   event: RequestEvent,
   prepared: PreparedConfig,
   path: string,
@@ -104,7 +119,7 @@ async function run(
   const request = new Request(url, { method: "POST", headers, body })
   // SvelteKit refuses cross-site form posts to actions (`csrf.checkOrigin`), but an app may
   // turn that off: check the origin here too, so a sign-in form never works cross-site.
-  if (!isSameOrigin(event)) error(403, "Cross-site sign-in and sign-out forms are refused")
+  if (!isSameOrigin(event)) error(403, "Cross-site forms to Latch's actions are refused")
   let result
   try {
     result = await Auth(request, prepared.rawConfig, {
@@ -126,7 +141,7 @@ async function run(
  * The fields to use: those given (a remote `form` has read the body already), else the form's.
  * Values that are not strings (a file, a nested object) are no sign-in field.
  */
-async function fieldsOf(
+export async function fieldsOf(
   event: RequestEvent,
   given: Record<string, unknown> | undefined,
 ): Promise<Record<string, string>> {

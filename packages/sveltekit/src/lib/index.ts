@@ -13,6 +13,14 @@
  * ```
  */
 import type { RequestEvent } from "@sveltejs/kit"
+import {
+  createChangePassword,
+  createRemoveSignInMethod,
+  createRequestPasswordReset,
+  createSetNewPassword,
+  createSignUp,
+  type AuthFormAction,
+} from "./account-actions.js"
 import { createSignIn, createSignOut } from "./actions.js"
 import { createHandle } from "./handle.js"
 import type { Handle, SvelteKitAuthConfigInput } from "./types.js"
@@ -28,6 +36,8 @@ export {
   revokeUserSession,
   type UserSession,
 } from "./user-sessions.js"
+export { getSignInMethods, type SignInMethod } from "./sign-in-methods.js"
+export type { AuthFormAction } from "./account-actions.js"
 export type { ProtectOptions, ProtectRule, RouteOfEvent } from "./protect.js"
 export { customFetch } from "@latch/core"
 export * from "@latch/core/errors"
@@ -44,6 +54,31 @@ export interface SvelteKitAuthResult {
   signIn: (event: RequestEvent, fields?: Record<string, unknown>) => Promise<never>
   /** A form action that signs out; `fields` as for `signIn`. */
   signOut: (event: RequestEvent, fields?: Record<string, unknown>) => Promise<never>
+  /**
+   * Password accounts (a `Password` provider): asks for an account with the form's `email`,
+   * `password` and `name`; mails a link and redirects to the verify-request page. Throws
+   * `PasswordError` (`code`) for a password the policy refuses or a malformed address. The
+   * form's `providerId` names the provider (default `"password"`), as in every password action.
+   */
+  signUp: AuthFormAction
+  /** Mails a reset link to the form's `email` (or a "no account" mail), whatever the address. */
+  requestPasswordReset: AuthFormAction
+  /**
+   * Sets the new password of a reset link (`token` field, else the page's `?token=`; `password`)
+   * and signs in; throws `PasswordError` for a refused password, a used link → the error page.
+   */
+  setNewPassword: AuthFormAction
+  /**
+   * Changes the signed-in user's password (`currentPassword`, `password`); throws
+   * `PasswordError` (`wrong_password`, the policy's codes, `rate_limited`, `signed_out`).
+   */
+  changePassword: AuthFormAction
+  /**
+   * Removes one of the signed-in user's sign-in methods (`provider`, `id`, as
+   * `getSignInMethods` lists them); throws `AccountError` (`last_method`, `not_found`,
+   * `signed_out`).
+   */
+  removeSignInMethod: AuthFormAction
 }
 
 /**
@@ -57,5 +92,10 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthRe
     handle: createHandle(config),
     signIn: createSignIn(config),
     signOut: createSignOut(config),
+    signUp: createSignUp(config),
+    requestPasswordReset: createRequestPasswordReset(config),
+    setNewPassword: createSetNewPassword(config),
+    changePassword: createChangePassword(config),
+    removeSignInMethod: createRemoveSignInMethod(config),
   }
 }

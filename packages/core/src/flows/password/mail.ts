@@ -46,7 +46,7 @@ export interface MailInput {
  * Renders and sends one mail. A failure is logged (once per kind per minute, as a mail server
  * that is down fails every request) and sends the user back to `page` with `code=mail_failed`,
  * unless `page` is `undefined`: a notification that could not go out must not undo the change
- * it reports.
+ * it reports. `decoy` is rendered too, and not sent.
  */
 export async function sendPasswordMail(
   ctx: ActionContext,
@@ -56,6 +56,7 @@ export async function sendPasswordMail(
   kind: PasswordEmailKind,
   input: MailInput,
   page: FormPage | undefined,
+  decoy?: { kind: PasswordEmailKind; input: MailInput },
 ): Promise<void> {
   const send = mailSender(ctx.config, settings)
   const message = `Sending the "${kind}" mail of "${provider.id}" failed`
@@ -63,6 +64,9 @@ export async function sendPasswordMail(
     if (!send) throw new Error("no email provider that can send it is configured")
     const host = new URL(ctx.origin).host
     const mail = renderPasswordEmail(kind, { ...input, host, theme: ctx.config.theme })
+    // The mail the other answer would have sent, rendered and dropped: both answers then cost
+    // the same (see reset.ts).
+    if (decoy) renderPasswordEmail(decoy.kind, { ...decoy.input, host, theme: ctx.config.theme })
     await send({ to, subject: mail.subject, text: mail.text, html: mail.html })
   } catch (error) {
     logThrottled(

@@ -70,16 +70,25 @@ export async function requestReset(
   const signUpUrl = settings.signUp
     ? (ctx.config.pages.signUp ?? `${ctx.actionBase}/signup`)
     : undefined
+  const link = {
+    kind: "reset",
+    input: { url: linkUrl(ctx, provider, "new-password", token), expires },
+  } as const
+  const notice = {
+    kind: "no-account",
+    input: { signUpUrl: signUpUrl && new URL(signUpUrl, ctx.origin).href, when: new Date() },
+  } as const
+  // Both mails are rendered whichever goes out, for the same work either way.
+  const [sent, decoy] = user ? [link, notice] : [notice, link]
   await sendPasswordMail(
     ctx,
     provider,
     settings,
     email,
-    user ? "reset" : "no-account",
-    user
-      ? { url: linkUrl(ctx, provider, "new-password", token), expires }
-      : { signUpUrl: signUpUrl && new URL(signUpUrl, ctx.origin).href },
+    sent.kind,
+    sent.input,
     "resetPassword",
+    decoy,
   )
   return next
 }
