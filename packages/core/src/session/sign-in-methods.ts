@@ -67,6 +67,25 @@ function accountMethod(ctx: Pick<ActionContext, "config">, account: AdapterAccou
   return method
 }
 
+/** Says of each passkey whether it is synced or bound to one device, when the adapter knows. */
+async function labelPasskeys(
+  ctx: Pick<ActionContext, "config">,
+  user: AdapterUser,
+  methods: SignInMethod[],
+): Promise<void> {
+  const { listAuthenticatorsByUserId } = ctx.config.adapter!
+  if (!listAuthenticatorsByUserId || !methods.some((m) => m.type === "webauthn")) return
+  const authenticators = await callAdapter("listAuthenticatorsByUserId", () =>
+    listAuthenticatorsByUserId.call(ctx.config.adapter, user.id),
+  )
+  for (const method of methods) {
+    const found = authenticators.find((a) => a.credentialID === method.id)
+    if (method.type === "webauthn" && found)
+      method.label =
+        found.credentialDeviceType === "multiDevice" ? "Synced passkey" : "Passkey on one device"
+  }
+}
+
 /** The user's methods, each marked removable or not. */
 export async function signInMethodsOf(
   ctx: Pick<ActionContext, "config">,
@@ -81,6 +100,7 @@ export async function signInMethodsOf(
     const method = accountMethod(ctx, account)
     if (method) methods.push(method)
   }
+  await labelPasskeys(ctx, user, methods)
   const password = passwordProvider(ctx)
   const { getPasswordHash } = ctx.config.adapter!
   if (password && getPasswordHash) {

@@ -383,6 +383,11 @@ describe.each(["database", "jwt"] as const)("password accounts (%s sessions)", (
         password: GOOD,
       })
       await mailbox.nextFor(email) // the notice
+      // Its page says so at once, before anyone types a new password.
+      const page = await new Browser(config).fetch(
+        `/auth/new-password/password?token=${encodeURIComponent(second)}`,
+      )
+      expect(new URL(page.headers.get("location")!).searchParams.get("error")).toBe("Verification")
       const stale = await post(new Browser(config), "/auth/new-password/password", {
         token: second,
         password: "yet another password",

@@ -167,6 +167,7 @@ describe.each(["database", "jwt"] as const)("sign-in methods (%s sessions)", (st
     expect((await methods(browser)).body.methods[0]).toMatchObject({
       type: "webauthn",
       id: "cred-1",
+      label: "Synced passkey",
       removable: true,
     })
     await unlink(browser, "passkey", "cred-1")

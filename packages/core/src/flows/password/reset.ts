@@ -27,7 +27,13 @@ import {
   postedPassword,
   requireAllowedPassword,
 } from "./common.js"
-import { createLinkToken, passwordFingerprint, readLinkToken, spendLinkToken } from "./links.js"
+import {
+  createLinkToken,
+  passwordFingerprint,
+  readLinkToken,
+  spendLinkToken,
+  type LinkClaims,
+} from "./links.js"
 import { sendPasswordMail } from "./mail.js"
 import { PASSWORD_LIMITS, withinMailLimits, withinNewPasswordLimit } from "./rate-limit.js"
 import { accountAddress, passwordAdapter } from "./sign-in.js"
@@ -93,9 +99,29 @@ export async function requestReset(
   return next
 }
 
-/** Opens a reset link without spending it: for the new-password form. */
+/**
+ * Opens a reset link without spending it, for the new-password form: refused when it is not
+ * ours, expired, for an account that is gone, or for a password that has changed since (a
+ * spent link shows the form, and is refused at its post: the adapter cannot look a token up
+ * without using it up).
+ */
 export async function checkResetLink(ctx: ActionContext, token: unknown): Promise<void> {
-  await readLinkToken(ctx, token, ["reset"])
+  const opened = await readLinkToken(ctx, token, ["reset"])
+  await linkAccount(ctx, opened)
+}
+
+/** The account a reset link is for, if it still has the link's address and password. */
+async function linkAccount(ctx: ActionContext, opened: LinkClaims) {
+  const adapter = passwordAdapter(ctx, ["getUser", "updateUser"])
+  const user = opened.userId
+    ? await callAdapter("getUser", () => adapter.getUser(opened.userId!))
+    : null
+  if (!user || user.email !== opened.email)
+    throw new Verification("The account of the reset link is gone or has another address")
+  const current = await callAdapter("getPasswordHash", () => adapter.getPasswordHash(user.id))
+  if (opened.replaces !== (await passwordFingerprint(ctx, current)))
+    throw new Verification("The password changed since the reset link was sent")
+  return { adapter, user }
 }
 
 /** Handles the new password of a reset link; returns where the user goes (signed in). */
@@ -112,19 +138,13 @@ export async function setNewPassword(
       retryAfter: PASSWORD_LIMITS.newPasswordPerClient.window,
     })
   const opened = await readLinkToken(ctx, token, ["reset"])
-  const adapter = passwordAdapter(ctx, ["getUser", "updateUser"])
-  const user = opened.userId
-    ? await callAdapter("getUser", () => adapter.getUser(opened.userId!))
-    : null
-  if (!user || user.email !== opened.email)
-    throw new Verification("The account of the reset link is gone or has another address")
+  const { adapter, user } = await linkAccount(ctx, opened)
   const password = postedPassword(ctx.request.body.password)
   await requireAllowedPassword(ctx, settings, password, user, "newPassword")
 
+  // Spent now, and checked again: another request may have changed the password meanwhile.
   const claims = await spendLinkToken(ctx, token, ["reset"])
-  const current = await callAdapter("getPasswordHash", () => adapter.getPasswordHash(user.id))
-  if (claims.replaces !== (await passwordFingerprint(ctx, current)))
-    throw new Verification("The password changed since the reset link was sent")
+  await linkAccount(ctx, opened)
   const hash = await hashPassword(password, settings.scrypt)
   await callAdapter("setPasswordHash", () => adapter.setPasswordHash(user.id, hash))
   let updated = user
