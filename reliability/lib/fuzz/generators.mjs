@@ -335,6 +335,14 @@ const AUTH_GET = [
   "/auth/callback/credentials",
   "/auth/callback/nodemailer",
   "/auth/callback/passkey",
+  "/auth/signup",
+  "/auth/signup/password",
+  "/auth/verify-email/password",
+  "/auth/reset-password",
+  "/auth/new-password/password",
+  "/auth/change-password",
+  "/auth/account",
+  "/auth/unlink/password",
 ]
 const REMOTE = ["signInRemote", "signOutRemote", "accountSummary"].map(
   (name) => `/_app/remote/{{remote}}/${name}`,
@@ -672,6 +680,49 @@ const getRequests = fc
 
 /** The POST actions and form actions, each with its own fields, in every content type. */
 const POST_TARGETS = [
+  [
+    "/auth/signup/password",
+    [
+      ["csrfToken", "{{csrf}}"],
+      ["email", "alice@example.com"],
+      ["password", "correct horse battery"],
+      ["name", "Alice"],
+      ["callbackUrl", "/"],
+    ],
+  ],
+  [
+    "/auth/reset-password/password",
+    [
+      ["csrfToken", "{{csrf}}"],
+      ["email", "alice@example.com"],
+      ["callbackUrl", "/"],
+    ],
+  ],
+  [
+    "/auth/new-password/password",
+    [
+      ["csrfToken", "{{csrf}}"],
+      ["token", "abc"],
+      ["password", "correct horse battery"],
+    ],
+  ],
+  [
+    "/auth/change-password/password",
+    [
+      ["csrfToken", "{{csrf}}"],
+      ["currentPassword", "wonderland"],
+      ["password", "correct horse battery"],
+      ["callbackUrl", "/"],
+    ],
+  ],
+  [
+    "/auth/unlink/password",
+    [
+      ["csrfToken", "{{csrf}}"],
+      ["id", ""],
+      ["callbackUrl", "/profile"],
+    ],
+  ],
   [
     "/auth/signin/credentials",
     [
