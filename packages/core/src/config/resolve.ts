@@ -10,7 +10,9 @@ import type { Adapter } from "../adapters.js"
 import { AuthError as AuthErrorClass } from "../errors.js"
 import type { JWTOptions } from "../jwt.js"
 import { DEFAULT_MAX_AGE, decode, encode } from "../jwt.js"
-import { createLogger, type LoggerInstance } from "../lib/logger.js"
+import { createLogger, type LoggerInstance, type WarningCode } from "../lib/logger.js"
+import type { EmailConfig } from "../providers/email.js"
+import { passwordSettings, type PasswordConfig } from "../providers/password.js"
 import { normalizeBasePath } from "../lib/url.js"
 import { skipCSRFCheck } from "../markers.js"
 import { deriveKeys, type DerivedKey } from "../security/keys.js"
@@ -105,6 +107,30 @@ function secretsOf(config: AuthConfig, env: Env): string[] {
 }
 
 /** A `counterStore` must be able to count and to read: the rate limits need both. */
+/**
+ * A Password provider keeps accounts in the adapter (an error without one), and mails links
+ * through an email provider or its own `sendMail` (without either, sign-up, reset and the
+ * notices cannot work: a warning, since sign-in alone still does).
+ */
+function assertPassword(providers: Map<string, InternalProvider>, adapter: Adapter | undefined) {
+  const warnings: WarningCode[] = []
+  for (const provider of providers.values()) {
+    const settings = (provider as Partial<PasswordConfig>)[passwordSettings]
+    if (!settings) continue
+    if (!adapter)
+      throw new MissingAdapter(
+        `The Password provider "${provider.id}" keeps accounts in an adapter: set \`adapter\`.`,
+      )
+    const canMail =
+      settings.sendMail !== undefined ||
+      [...providers.values()].some(
+        (other) => other.type === "email" && typeof (other as EmailConfig).sendMail === "function",
+      )
+    if (!canMail) warnings.push("password-no-mail")
+  }
+  return warnings
+}
+
 function assertCounterStore(store: CounterStore | undefined): void {
   if (store === undefined) return
   const missing = (["increment", "get"] as const).filter(
@@ -191,6 +217,7 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
         adapter: config.adapter,
       }),
     )
+    warnings.push(...assertPassword(providers, config.adapter))
     for (const code of warnings) logger.warn(code)
     assertCounterStore(config.counterStore)
     if ([...providers.values()].some((provider) => provider.type === "email")) {

@@ -17,6 +17,7 @@ export type WarningCode =
   | "memory-rate-limit"
   | "credentials-rate-limited"
   | "origin-from-request"
+  | "password-no-mail"
 
 /** The logger's methods. */
 export interface LoggerInstance {
@@ -44,6 +45,8 @@ const warnings: Record<WarningCode, string> = {
     "A credentials sign-in rate limit was reached: attempts are refused with code=rate_limited until its window ends. Many of these mean someone is guessing passwords.",
   "origin-from-request":
     "Neither AUTH_URL nor the adapter's ORIGIN is set: the links Latch emails and the redirects it sends follow the request's URL, which most servers build from the Host header the client sent. Pin the origin: set AUTH_URL=https://your.site (or ORIGIN with SvelteKit's adapter-node).",
+  "password-no-mail":
+    "The Password provider has no way to send mail: sign-up, password resets and the notices of a changed password fail with code=mail_failed. Add an email provider that can send any message (Nodemailer, Resend, SendGrid, Postmark, Mailgun, Forward Email) or pass Password({ sendMail }).",
   "weak-secret":
     "The secret is shorter than 32 characters. This is refused in production; generate one with `npx @latch/core secret` or `openssl rand -base64 33`.",
 }
