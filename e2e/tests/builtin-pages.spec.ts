@@ -13,6 +13,12 @@ async function submit(page: Page, button: string) {
   expect(response.status(), `POST ${response.url()} is answered with a redirect`).toBe(302)
 }
 
+/**
+ * The credentials provider's form of the built-in sign-in page: the Password provider's form
+ * ("Sign in with Email and password") has a "Password" field too.
+ */
+const credentialsForm = (page: Page) => page.locator("form", { has: page.getByLabel("Username") })
+
 // The pages @latch/core renders itself under /auth: plain HTML, no script, the demo's theme.
 test.describe("the built-in pages", () => {
   test("/auth/signin signs in with credentials and returns to callbackUrl", async ({ page }) => {
@@ -20,12 +26,13 @@ test.describe("the built-in pages", () => {
     expect(response?.status()).toBe(200)
     await expect(page).toHaveTitle("Sign in")
     await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible()
-    await expect(page.getByLabel("Username")).toHaveAttribute("placeholder", "alice")
-    await expect(page.getByLabel("Password")).toHaveAttribute("type", "password")
+    const form = credentialsForm(page)
+    await expect(form.getByLabel("Username")).toHaveAttribute("placeholder", "alice")
+    await expect(form.getByLabel("Password")).toHaveAttribute("type", "password")
     await screenshot(page, "builtin-signin")
 
-    await page.getByLabel("Username").fill(ALICE.username)
-    await page.getByLabel("Password").fill(ALICE.password)
+    await form.getByLabel("Username").fill(ALICE.username)
+    await form.getByLabel("Password").fill(ALICE.password)
     await submit(page, "Sign in with Password")
 
     await expect(page).toHaveURL("/protected")
@@ -46,8 +53,9 @@ test.describe("the built-in pages", () => {
 
   test("/auth/signin shows a refused password as an alert", async ({ page }) => {
     await page.goto("/auth/signin?callbackUrl=%2Fprotected")
-    await page.getByLabel("Username").fill(ALICE.username)
-    await page.getByLabel("Password").fill("not-the-password")
+    const form = credentialsForm(page)
+    await form.getByLabel("Username").fill(ALICE.username)
+    await form.getByLabel("Password").fill("not-the-password")
     await submit(page, "Sign in with Password")
 
     await expect(page).toHaveURL(/\/auth\/signin\?.*error=CredentialsSignin/)
@@ -57,8 +65,8 @@ test.describe("the built-in pages", () => {
     expect(await sessionCookie(page.context())).toBeUndefined()
 
     // The error page keeps the callbackUrl: the next try still returns to /protected.
-    await page.getByLabel("Username").fill(ALICE.username)
-    await page.getByLabel("Password").fill(ALICE.password)
+    await form.getByLabel("Username").fill(ALICE.username)
+    await form.getByLabel("Password").fill(ALICE.password)
     await submit(page, "Sign in with Password")
     await expect(page).toHaveURL("/protected")
   })

@@ -56,12 +56,11 @@ test("signs in with a link sent by email, which works once", async ({ page, brow
 test("the built-in sign-in page sends a link too", async ({ page }) => {
   const address = newAddress()
   await page.goto("/auth/signin?callbackUrl=%2F")
-  // The email provider's own form (the passkey form has an email field too).
-  const form = page.locator("form", {
-    has: page.getByRole("button", { name: "Sign in with Email" }),
-  })
+  // The email provider's own form (the passkey and password forms have an email field too).
+  const button = page.getByRole("button", { name: "Sign in with Email", exact: true })
+  const form = page.locator("form", { has: button })
   await form.getByLabel("Email", { exact: true }).fill(address)
-  await page.getByRole("button", { name: "Sign in with Email" }).click()
+  await button.click()
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible()
   await followLink(page, address)
   await expect(page).toHaveURL("/")

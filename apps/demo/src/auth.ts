@@ -1,6 +1,8 @@
 // The Latch configuration of the demo. AUTH_SECRET comes from .env (written by `npm run demo`);
 // the local OpenID Provider's issuer, id and secret (AUTH_LOCAL_OP_*) and the SMTP server of
 // email sign-in (AUTH_EMAIL_SERVER) from the demo command.
+// With an email provider configured, password accounts too (`Password()`): /signup,
+// /reset-password, /new-password and /account/password are the demo's own pages for them.
 // Sessions live in the database (PGlite, or PostgreSQL with DATABASE_URL) unless
 // LATCH_DEMO_SESSION=jwt, which keeps them in an encrypted cookie. Database sessions are cached
 // in each instance's memory (`session.cache`) unless LATCH_DEMO_CACHE=off: the adapter reports
@@ -12,7 +14,9 @@ import Cognito from "@latch/sveltekit/providers/cognito"
 import Credentials from "@latch/sveltekit/providers/credentials"
 import Nodemailer from "@latch/sveltekit/providers/nodemailer"
 import Passkey from "@latch/sveltekit/providers/passkey"
+import Password from "@latch/sveltekit/providers/password"
 import Resend from "@latch/sveltekit/providers/resend"
+import { PASSWORD_POLICY } from "$lib/password"
 import { openDatabase } from "$lib/server/database"
 import { verifyPassword } from "$lib/users"
 
@@ -64,12 +68,30 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
       }),
     )
   }
+  // Password accounts: anyone signs up with an address and a password, proves the address by a
+  // mailed link, and resets a forgotten password by another. The mails go through the first
+  // email provider above that can send any message (Nodemailer, to the local mailbox): without
+  // one, there is no password account. Named apart from the demo users' Credentials provider,
+  // whose button says "Sign in with Password".
+  const passwords = demoPasswordAccounts()
+  if (passwords) providers.push(Password({ name: "Email and password", policy: PASSWORD_POLICY }))
   // Passkeys: a signed-in user adds one on /profile, then signs in with it alone. The relying
   // party is the site itself (its hostname, `localhost` in development: browsers refuse
   // passkeys on an IP address such as 127.0.0.1).
   providers.push(Passkey({ relyingParty: { name: "Latch demo" } }))
   return {
     theme: { brandColor: "#4f46e5", colorScheme: "auto" },
+    // The Password provider's forms are the demo's pages (src/routes): the reset link leads to
+    // /new-password?token=…, the mails' "sign up" and "reset it" links to /signup and
+    // /reset-password. The built-in sign-in page links to them too.
+    ...(passwords && {
+      pages: {
+        signUp: "/signup",
+        resetPassword: "/reset-password",
+        newPassword: "/new-password",
+        changePassword: "/account/password",
+      },
+    }),
     adapter,
     // The cache needs the adapter's `watchSessions` (PostgreSQL LISTEN/NOTIFY, or PGlite's own
     // notifications); with JWT sessions there is nothing to cache.
@@ -107,6 +129,11 @@ export function demoSessionStrategy(): "jwt" | "database" {
   return env.LATCH_DEMO_SESSION === "jwt" ? "jwt" : "database"
 }
 
+/** Whether the demo has password accounts: only with an email provider to send their mails. */
+export function demoPasswordAccounts(): boolean {
+  return Boolean(env.AUTH_EMAIL_SERVER || env.AUTH_RESEND_KEY)
+}
+
 // Lazy: built on the first request (when the runtime environment is readable), then reused —
 // the same object each time, so Latch prepares it once.
 let config: Promise<SvelteKitAuthConfig> | undefined
@@ -118,7 +145,17 @@ function demoConfig(): Promise<SvelteKitAuthConfig> {
   })
   return config
 }
-export const { handle, signIn, signOut } = SvelteKitAuth(demoConfig)
+export const {
+  handle,
+  signIn,
+  signOut,
+  // The form actions of password accounts and of the profile's sign-in methods.
+  signUp,
+  requestPasswordReset,
+  setNewPassword,
+  changePassword,
+  removeSignInMethod,
+} = SvelteKitAuth(demoConfig)
 
 /** The demo's adapter, for pages that show what it stores (the profile's passkeys). */
 export async function demoAdapter() {

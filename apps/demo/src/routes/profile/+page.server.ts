@@ -1,8 +1,20 @@
-// The profile: the user's name, passkeys, and where they are signed in (their database
-// sessions), with form actions that sign one device out, or every device but this one.
-import { getUserSessions, revokeOtherSessions, revokeUserSession } from "@latch/sveltekit"
+// The profile: the user's name, their sign-in methods, passkeys, and where they are signed in
+// (their database sessions), with form actions that remove a sign-in method, sign one device
+// out, or every device but this one.
+import {
+  AccountError,
+  getSignInMethods,
+  getUserSessions,
+  revokeOtherSessions,
+  revokeUserSession,
+} from "@latch/sveltekit"
 import { fail, redirect, type RequestEvent } from "@sveltejs/kit"
-import { demoAdapter, demoSessionStrategy } from "../../auth"
+import {
+  demoAdapter,
+  demoPasswordAccounts,
+  demoSessionStrategy,
+  removeSignInMethod,
+} from "../../auth"
 import type { Actions, PageServerLoad } from "./$types"
 import { postedForm } from "$lib/server/form"
 import { fromDatabase } from "$lib/server/unavailable"
@@ -21,6 +33,19 @@ export const load: PageServerLoad = async (event) => {
   const passkeys = id
     ? await fromDatabase(event, async () => (await adapter.listAuthenticatorsByUserId?.(id)) ?? [])
     : []
+  // How the user signs in (linked accounts, passkeys, the password, email links), each marked
+  // whether it may be removed now: never the last way in.
+  const methods = await fromDatabase(event, () => getSignInMethods(event))
+  if (methods === null) redirect(303, signInHere)
+  // The providers a button links to the account: a sign-in posted while signed in adds the
+  // account it signs in with to this user.
+  const providers = (await (await event.fetch("/auth/providers")).json()) as Record<
+    string,
+    { id: string; name: string; type: string }
+  >
+  const linkable = Object.values(providers)
+    .filter((provider) => provider.type === "oauth" || provider.type === "oidc")
+    .map(({ id, name }) => ({ id, name }))
   // "Where you are signed in": database sessions only. A JWT session lives in its cookie alone,
   // so the server has no list of them to show or to end.
   const sessions =
@@ -31,6 +56,10 @@ export const load: PageServerLoad = async (event) => {
   if (sessions === null) redirect(303, signInHere)
   return {
     user: session.user,
+    methods,
+    linkable,
+    passwords: demoPasswordAccounts(),
+    removed: event.url.searchParams.has("removed"),
     passkeys: passkeys.map((passkey) => ({
       id: passkey.credentialID,
       synced: passkey.credentialBackedUp,
@@ -64,6 +93,17 @@ async function refusal(event: RequestEvent) {
 // Plain form posts: they work without JavaScript. SvelteKit refuses a cross-site post to an
 // action (its origin check), and Latch only ever ends a session of the user whose cookie came.
 export const actions: Actions = {
+  // Removes one sign-in method (its `provider` and `id`, as listed), then comes back here.
+  // Refused (`AccountError`): the last way in (`last_method`), one that is not the user's or is
+  // gone already (`not_found`), or no session (`signed_out`).
+  removeMethod: async (event) => {
+    try {
+      await removeSignInMethod(event)
+    } catch (error) {
+      if (error instanceof AccountError) return fail(400, { methodCode: error.code })
+      throw error
+    }
+  },
   revoke: async (event) => {
     const refused = await refusal(event)
     if (refused) return refused

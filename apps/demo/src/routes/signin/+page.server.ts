@@ -6,7 +6,7 @@ import type { Actions, PageServerLoad } from "./$types"
 
 export const load: PageServerLoad = async ({ locals, url, fetch }) => {
   const session = await locals.auth()
-  // Every provider but the forms (password, email, passkey), for a <SignIn/> button each.
+  // Every provider but the forms (passwords, email, passkey), for a <SignIn/> button each.
   const providers = (await (await fetch("/auth/providers")).json()) as Record<
     string,
     { id: string; name: string; type: string }
@@ -18,6 +18,8 @@ export const load: PageServerLoad = async ({ locals, url, fetch }) => {
       (provider) => !["credentials", "email", "webauthn"].includes(provider.type),
     ),
     emailProvider: Object.values(providers).find((provider) => provider.type === "email") ?? null,
+    // Password accounts (`Password()`, a credentials provider whose checking Latch does).
+    passwordProvider: providers.password ?? null,
   }
 }
 
@@ -28,6 +30,15 @@ export const actions: Actions = {
     try {
       await signIn(event)
     } catch (error) {
+      if (error instanceof CredentialsSignin && form.get("providerId") === "password") {
+        // The password accounts' form: `credentials`, `unverified` (the address is not
+        // confirmed yet) or `rate_limited`.
+        return fail(400, {
+          passwordCode: error.code,
+          passwordEmail: String(form.get("email") ?? ""),
+          callbackUrl: String(form.get("redirectTo") ?? "/"),
+        })
+      }
       if (error instanceof CredentialsSignin) {
         return fail(400, {
           code: error.code,
