@@ -236,6 +236,9 @@ describe("<SignIn />", () => {
     ])
     const credentials = html(ButtonSnippetParent, { provider: "credentials" })
     expect(elements(credentials, "input").map((input) => input.name)).toContain("otp")
+    // The Password provider's form takes the same fields.
+    const password = html(ButtonSnippetParent, { provider: "password" })
+    expect(elements(password, "input").map((input) => input.name)).toContain("otp")
   })
 
   it("emits no static link to the auth pages (prerender-safe)", () => {
