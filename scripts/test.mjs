@@ -8,7 +8,10 @@
 import { existsSync, readdirSync } from "node:fs"
 import { has, install, run } from "./lib.mjs"
 
-/** Debian packages the tests need: Chromium (browser tests) and PostgreSQL (adapter tests). */
+/**
+ * Debian packages the tests need: Chromium (browser tests), PostgreSQL (adapter tests) and
+ * zbar-tools (core's QR code tests read their symbols with its zbarimg).
+ */
 function missingSystemPackages() {
   const missing = []
   if (!process.env.CHROMIUM_PATH && !has("chromium")) missing.push("chromium")
@@ -18,6 +21,7 @@ function missingSystemPackages() {
     (existsSync(postgres) &&
       readdirSync(postgres).some((version) => existsSync(`${postgres}/${version}/bin/initdb`)))
   if (!hasPostgres) missing.push("postgresql")
+  if (!has("zbarimg")) missing.push("zbar-tools")
   return missing
 }
 

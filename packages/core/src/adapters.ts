@@ -91,6 +91,15 @@ export interface VerificationToken {
   token: string
 }
 
+/** A user's second factor as the adapter stores it. */
+export interface AdapterTwoFactor {
+  userId: string
+  /** The TOTP secret, encrypted by Latch under the secret: store it as it is. */
+  secret: string
+  /** When the user turned it on. */
+  enabledAt: Date
+}
+
 /** A passkey stored by an adapter. */
 export interface AdapterAuthenticator extends Authenticator {
   userId: string
@@ -167,6 +176,19 @@ export interface Adapter {
   setPasswordHash?(userId: string, hash: string): Awaitable<void>
   /** Removes the user's password (the password sign-in method); `true` when there was one. */
   deletePasswordHash?(userId: string): Awaitable<boolean>
+  /** The user's second factor (TOTP), or `null` when they have none. */
+  getTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>
+  /** Stores the user's second factor, replacing any earlier one. */
+  setTwoFactor?(twoFactor: AdapterTwoFactor): Awaitable<void>
+  /** Removes the user's second factor and its recovery codes; `true` when there was one. */
+  deleteTwoFactor?(userId: string): Awaitable<boolean>
+  /** Replaces the user's recovery codes (their hashes, as Latch gives them). */
+  setRecoveryCodes?(userId: string, hashes: string[]): Awaitable<void>
+  /**
+   * Removes one recovery code of the user, atomically: `true` for the one call that removed it,
+   * `false` when it was not there (used already, or never was).
+   */
+  useRecoveryCode?(userId: string, hash: string): Awaitable<boolean>
   getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>

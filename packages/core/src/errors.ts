@@ -15,12 +15,14 @@
 export type ErrorType =
   | "AccessDenied"
   | "AccountError"
+  | "TwoFactorError"
   | "AdapterError"
   | "AccountNotLinked"
   | "CallbackRouteError"
   | "CredentialsSignin"
   | "DuplicateConditionalUI"
   | "EmailSignInError"
+  | "EmailCodeError"
   | "ErrorPageLoop"
   | "EventError"
   | "ExperimentalFeatureNotEnabled"
@@ -355,6 +357,33 @@ export class Verification extends AuthError {
 }
 
 /**
+ * Codes of `EmailCodeError`: a code that is not the one mailed (`wrong_code`), one past its
+ * expiry (`expired`), one tried too often (`too_many_attempts`: it no longer works), or a browser
+ * with no request for a code (`no_request`: another browser, or the code was used already).
+ */
+export type EmailCodeErrorCode = "wrong_code" | "expired" | "too_many_attempts" | "no_request"
+
+/**
+ * A code from a sign-in mail was refused. It is a `Verification` error (`instanceof`), but the
+ * user goes back to the "check your email" page, where the code is typed, with
+ * `?error=Verification&code=<EmailCodeErrorCode>`.
+ */
+export class EmailCodeError extends Verification {
+  static override type: ErrorType = "EmailCodeError"
+  /** Why; sent as `?code=`. @default "wrong_code" */
+  code: EmailCodeErrorCode
+
+  constructor(
+    message?: string | (AuthErrorOptions & { code?: EmailCodeErrorCode }),
+    options?: AuthErrorOptions & { code?: EmailCodeErrorCode },
+  ) {
+    super(message, options)
+    const opts = typeof message === "object" && message !== null ? message : options
+    this.code = opts?.code ?? "wrong_code"
+  }
+}
+
+/**
  * Why a WebAuthn ceremony failed, sent to the sign-in page as `?code=`:
  *
  * - `challenge`: no challenge cookie (expired, or the options came from another browser);
@@ -403,7 +432,14 @@ export class WebAuthnVerificationError extends SignInError {
 }
 
 /** The page of a password or account form an error sends the user back to. */
-export type FormPage = "signUp" | "resetPassword" | "newPassword" | "changePassword" | "account"
+export type FormPage =
+  | "signUp"
+  | "resetPassword"
+  | "newPassword"
+  | "changePassword"
+  | "account"
+  | "twoFactor"
+  | "twoFactorSetup"
 
 /** Codes of `PasswordError`: the new password's policy, and the forms' own refusals. */
 export type PasswordErrorCode =
@@ -452,6 +488,42 @@ export interface PasswordErrorOptions extends AuthErrorOptions {
   retryAfter?: number
 }
 
+/** Codes of `TwoFactorError`. */
+export type TwoFactorErrorCode =
+  "wrong_code" | "replayed_code" | "expired" | "rate_limited" | "signed_out" | "not_enrolled"
+
+/**
+ * The second factor was refused: a wrong code (`wrong_code`), a code already used
+ * (`replayed_code`), a sign-in that waited too long for its code (`expired`: sign in again),
+ * too many tries (`rate_limited`), or a change of the factor without a session. The user goes
+ * back to the code form (`{basePath}/two-factor`, or the setup form) with
+ * `?error=TwoFactorError&code=…`; `expired` goes to the sign-in page.
+ */
+export class TwoFactorError extends SignInError {
+  static override type: ErrorType = "TwoFactorError"
+  /** Why; sent as `?code=`. @default "wrong_code" */
+  code: TwoFactorErrorCode
+  /** The form to go back to. @default "twoFactor" */
+  page: FormPage
+  /** Seconds until another try may succeed (`rate_limited`). */
+  retryAfter?: number
+
+  constructor(message?: string | TwoFactorErrorOptions, options?: TwoFactorErrorOptions) {
+    super(message, options)
+    const opts = typeof message === "object" && message !== null ? message : options
+    this.code = opts?.code ?? "wrong_code"
+    this.page = opts?.page ?? "twoFactor"
+    if (opts?.retryAfter !== undefined) this.retryAfter = opts.retryAfter
+  }
+}
+
+/** What a `TwoFactorError` is made with. */
+export interface TwoFactorErrorOptions extends AuthErrorOptions {
+  code?: TwoFactorErrorCode
+  page?: FormPage
+  retryAfter?: number
+}
+
 /** Codes of `AccountError`. */
 export type AccountErrorCode = "last_method" | "not_found" | "signed_out" | "unverified"
 
@@ -496,6 +568,7 @@ export type SignInPageErrorParam =
   | "WebAuthnVerificationError"
   | "PasswordError"
   | "AccountError"
+  | "TwoFactorError"
 
 /** Sign-in page parameters for the `signIn` errors whose type differs from the parameter. */
 const signInParams: Partial<Record<ErrorType, SignInPageErrorParam>> = {
@@ -511,7 +584,8 @@ const signInParams: Partial<Record<ErrorType, SignInPageErrorParam>> = {
 
 /** Where an error sends the user, and with which query parameters. */
 export interface ErrorDestination {
-  page: ErrorKind | FormPage
+  /** `"verifyRequest"`: the "check your email" page, whose code form was refused. */
+  page: ErrorKind | FormPage | "verifyRequest"
   error: ErrorPageParam | SignInPageErrorParam
   code?: string
 }
@@ -524,11 +598,17 @@ export function errorDestination(error: unknown): ErrorDestination {
   if (!(error instanceof AuthError)) return { page: "error", error: "Configuration" }
   if (error instanceof PasswordError)
     return { page: error.page, error: "PasswordError", code: error.code }
+  if (error instanceof TwoFactorError) {
+    const page = error.code === "expired" || error.code === "signed_out" ? "signIn" : error.page
+    return { page, error: "TwoFactorError", code: error.code }
+  }
   if (error instanceof AccountError) {
     // Linking refused while signing in with another method: back to the sign-in page.
     const page = error.code === "unverified" ? "signIn" : "account"
     return { page, error: "AccountError", code: error.code }
   }
+  if (error instanceof EmailCodeError)
+    return { page: "verifyRequest", error: "Verification", code: error.code }
   if (error.kind === "signIn") {
     const param = signInParams[error.type] ?? "Signin"
     if (error instanceof CredentialsSignin || error instanceof WebAuthnVerificationError)

@@ -44,7 +44,11 @@ export {
   type UserSession,
 } from "./session/manage.js"
 export { closeSessionCache } from "./session/cache.js"
-export { listSignInMethods, type SignInMethod } from "./session/sign-in-methods.js"
+export {
+  getTwoFactorStatus,
+  listSignInMethods,
+  type SignInMethod,
+} from "./session/sign-in-methods.js"
 export type * from "./types.js"
 
 function withCookies(result: ResponseInternal, cookies: CookieJar): ResponseInternal {

@@ -44,6 +44,7 @@ export type AuthAction =
   | "signin"
   | "signout"
   | "signup"
+  | "two-factor"
   | "unlink"
   | "verify-email"
   | "verify-request"
@@ -236,6 +237,8 @@ export interface CookiesOptions {
   state: Partial<CookieOption>
   nonce: Partial<CookieOption>
   webauthnChallenge: Partial<CookieOption>
+  /** A sign-in waiting for its second factor (sealed; see `twoFactor`). */
+  twoFactor: Partial<CookieOption>
 }
 
 /** The body of a `ResponseInternal`. */
@@ -447,6 +450,16 @@ export interface EventCallbacks {
    * `error: "RefreshTokenError"`; another failure (the provider unreachable) is retried at the
    * next read.
    */
+  /** A user turned two-factor authentication on (or set up a new authenticator). */
+  twoFactorEnrolled: (message: { user: User }) => Awaitable<void>
+  /** A sign-in passed its second factor (`method`: a TOTP code or a recovery code). */
+  twoFactorVerified: (message: { user: User; method: "totp" | "recovery" }) => Awaitable<void>
+  /** A code was refused: wrong, replayed, or over the limit. */
+  twoFactorFailed: (message: { user: User; reason: string }) => Awaitable<void>
+  /** A recovery code was used (it works once); `remaining` are left. */
+  recoveryCodeUsed: (message: { user: User }) => Awaitable<void>
+  /** A user turned two-factor authentication off. */
+  twoFactorDisabled: (message: { user: User }) => Awaitable<void>
   refreshToken: (message: {
     provider: string
     providerAccountId: string
@@ -456,6 +469,21 @@ export interface EventCallbacks {
     error?: Error
     refused?: boolean
   }) => Awaitable<void>
+}
+
+/** Options of two-factor authentication. */
+export interface TwoFactorOptions {
+  /** The name authenticator apps show for the account. @default the site's host */
+  issuer?: string
+  /**
+   * Whether this sign-in must pass a second factor even though the user has none yet (e.g.
+   * admins): the user then sets one up before getting a session. @default never
+   */
+  required?: (params: { user: User; account: Account | null }) => Awaitable<boolean>
+  /** How long a sign-in may wait for its code, in seconds. @default 300 */
+  pendingMaxAge?: number
+  /** Wrong codes per account per window before the code step refuses. @default 5 per 15 minutes */
+  rateLimit?: { attempts?: number; window?: number }
 }
 
 /** A counter as a store holds it: how many so far, and when it starts again from zero. */
@@ -562,6 +590,14 @@ export interface AuthConfig {
   redirectProxyAllowedOrigins?: string[]
   /** Features that may change without notice. */
   experimental?: { enableWebAuthn?: boolean }
+  /**
+   * Two-factor authentication (TOTP, with recovery codes). Once a user turns it on, every
+   * sign-in — credentials, password, email link, OAuth, passkey without user verification —
+   * stops before the session: the browser holds a sealed pending state and is sent to
+   * `{basePath}/two-factor` for the code. Needs an adapter with `getTwoFactor`, `setTwoFactor`,
+   * `deleteTwoFactor`, `setRecoveryCodes` and `useRecoveryCode` (`@latch/pg-adapter` has them).
+   */
+  twoFactor?: TwoFactorOptions
   /**
    * Keeps the users of an app that moved from Auth.js signed in. A request that carries a valid
    * Auth.js session cookie (`authjs.session-token` or `__Secure-authjs.session-token`, chunked

@@ -25,9 +25,14 @@ export async function accountMethods(ctx: ActionContext): Promise<ResponseIntern
       return { status: 401, body: { error: "SessionRequired", message: "Sign in first." } }
     throw error
   }
+  let twoFactor: { enabled: boolean } | undefined
+  if (ctx.config.twoFactor) {
+    const { hasSecondFactor } = await import("../flows/two-factor/store.js")
+    twoFactor = { enabled: await hasSecondFactor(ctx, user.id) }
+  }
   return {
     status: 200,
-    body: { methods: await signInMethodsOf(ctx, user) },
+    body: { methods: await signInMethodsOf(ctx, user), ...(twoFactor ? { twoFactor } : {}) },
     headers: { "cache-control": "private, no-store" },
   }
 }

@@ -1,6 +1,6 @@
 /**
  * `GET|POST {basePath}/callback/<provider>` → the provider's flow finishes with an identity,
- * and `establishSession` does the rest.
+ * and `establishSession` does the rest. An email provider's link and code: `email-callback.ts`.
  */
 import {
   isCredentialsProvider,
@@ -15,10 +15,10 @@ import { verifyCSRF } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import { establishSession } from "../session/establish.js"
 import type { CredentialsConfig, OAuthProviderConfig } from "../providers/index.js"
-import type { EmailConfig } from "../providers/email.js"
 import type { WebAuthnConfig } from "../providers/webauthn.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
+import { emailCallback } from "./email-callback.js"
 import { providerOf } from "./provider.js"
 
 export async function callback(ctx: ActionContext): Promise<ResponseInternal> {
@@ -77,29 +77,5 @@ async function oauthCallback(
   const { redirect } = await establishSession(ctx, outcome.identity, callbackUrl, {
     allowEmailLinking: provider.allowDangerousEmailAccountLinking === true,
   })
-  return redirectTo(ctx, redirect)
-}
-
-/**
- * The email link: a GET that carries its own proof (the single-use token), so no CSRF token.
- * A HEAD (link checkers, mail scanners) answers without using the token up. A browser signed in
- * as another user that asked for this link itself is switched to the link's user.
- */
-async function emailCallback(ctx: ActionContext, provider: EmailConfig): Promise<ResponseInternal> {
-  if (ctx.request.method === "HEAD") return { status: 200, body: "" }
-  if (ctx.request.method !== "GET") {
-    const error = new MethodNotAllowed("An email link is opened with GET")
-    error.allow = ["GET", "HEAD"]
-    throw error
-  }
-  const [{ finishEmailSignIn }, { replaceSession }] = await Promise.all([
-    import("../flows/email/finish.js"),
-    import("../flows/email/signed-in.js"),
-  ])
-  const { identity, switchesUser } = await finishEmailSignIn(ctx, provider)
-  const callbackUrl = await resolveCallbackUrl(ctx)
-  const { redirect } = switchesUser
-    ? await replaceSession(ctx, (signedOut) => establishSession(signedOut, identity, callbackUrl))
-    : await establishSession(ctx, identity, callbackUrl)
   return redirectTo(ctx, redirect)
 }

@@ -16,6 +16,7 @@ import { signOut, signOutPage } from "./signout.js"
 import { verifyRequestPage } from "./verify-request.js"
 import { webAuthnOptions } from "./webauthn-options.js"
 import { accountMethods, unlinkMethod } from "./account.js"
+import { twoFactorPage, twoFactorPost } from "./two-factor.js"
 import {
   changePasswordPage,
   changePasswordPost,
@@ -26,6 +27,7 @@ import {
   signUpPage,
   signUpPost,
   verifyEmailLink,
+  verifyEmailPost,
 } from "./password.js"
 
 /** One row of the table. */
@@ -49,8 +51,11 @@ const table: Record<AuthAction, { GET?: Route; POST?: Route }> = {
   "verify-request": { GET: { run: verifyRequestPage, csrf: false } },
   "webauthn-options": { GET: { run: webAuthnOptions, csrf: false } },
   signup: { GET: { run: signUpPage, csrf: false }, POST: { run: signUpPost, csrf: true } },
-  // A link from a mail: a GET that carries its own proof (the sealed single-use token).
-  "verify-email": { GET: { run: verifyEmailLink, csrf: false } },
+  // A link from a mail: its GET shows a page (scanners open links), whose button posts the token.
+  "verify-email": {
+    GET: { run: verifyEmailLink, csrf: false },
+    POST: { run: verifyEmailPost, csrf: true },
+  },
   "reset-password": {
     GET: { run: resetPasswordPage, csrf: false },
     POST: { run: resetPasswordPost, csrf: true },
@@ -64,6 +69,10 @@ const table: Record<AuthAction, { GET?: Route; POST?: Route }> = {
     POST: { run: changePasswordPost, csrf: true },
   },
   account: { GET: { run: accountMethods, csrf: false } },
+  "two-factor": {
+    GET: { run: twoFactorPage, csrf: false },
+    POST: { run: twoFactorPost, csrf: true },
+  },
   unlink: { POST: { run: unlinkMethod, csrf: true } },
 }
 

@@ -5,7 +5,7 @@
  *
  * ```
  * GET|POST {basePath}/signup[/<id>]            flows/password/sign-up.ts
- * GET      {basePath}/verify-email/<id>        flows/password/verify.ts
+ * GET|POST {basePath}/verify-email/<id>        flows/password/verify.ts
  * GET|POST {basePath}/reset-password[/<id>]    flows/password/reset.ts  (requestReset)
  * GET|POST {basePath}/new-password/<id>        flows/password/reset.ts  (setNewPassword)
  * GET|POST {basePath}/change-password[/<id>]   flows/password/change.ts
@@ -122,12 +122,46 @@ export async function signUpPost(ctx: ActionContext): Promise<ResponseInternal> 
   return redirectTo(ctx, await signUp(ctx, provider, settings))
 }
 
+/**
+ * The link of a sign-up mail. Mail scanners open every link in a mail (a HEAD or a GET), so the
+ * GET shows the "Confirm your address" page, whose button posts the token back (`verifyEmailPost`);
+ * the GET opens the sealed token to name the address, and spends nothing. With the provider's
+ * `continuePage: false`, the GET does the work at once.
+ */
 export async function verifyEmailLink(ctx: ActionContext): Promise<ResponseInternal> {
-  // Link checkers and mail scanners that send HEAD get an answer without spending the link.
   if (ctx.request.method === "HEAD") return { status: 200, body: "" }
+  const { provider, settings } = passwordProviderOf(ctx)
+  const { token } = ctx.request.query
+  if (settings.continuePage === false) {
+    const { verifyEmail } = await import("../flows/password/verify.js")
+    return redirectTo(ctx, await verifyEmail(ctx, provider, token))
+  }
+  const [{ readLinkToken }, { renderContinuePage }, csrfToken] = await Promise.all([
+    import("../flows/password/links.js"),
+    import("../pages/continue.js"),
+    ensureCSRFToken(ctx),
+  ])
+  // A link that no longer works says so now, not after the click.
+  const claims = await readLinkToken(ctx, token, ["signup", "verify"])
+  return htmlResponse(
+    renderContinuePage({
+      theme: ctx.config.theme,
+      purpose: "confirmEmail",
+      csrfToken,
+      action: postUrl(ctx, "verify-email", provider),
+      fields: { token },
+      siteHost: new URL(ctx.origin).host,
+      email: claims.email,
+      homeUrl: ctx.origin,
+    }),
+  )
+}
+
+/** The "Confirm your address" button (CSRF-checked by the route table): the token is spent. */
+export async function verifyEmailPost(ctx: ActionContext): Promise<ResponseInternal> {
   const { provider } = passwordProviderOf(ctx)
   const { verifyEmail } = await import("../flows/password/verify.js")
-  return redirectTo(ctx, await verifyEmail(ctx, provider))
+  return redirectTo(ctx, await verifyEmail(ctx, provider, ctx.request.body.token))
 }
 
 export async function resetPasswordPage(ctx: ActionContext): Promise<ResponseInternal> {

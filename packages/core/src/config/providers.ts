@@ -10,6 +10,7 @@ import type {
 } from "../providers/index.js"
 import type { Env } from "./env.js"
 import type { EmailFinishContext } from "../lib/email-api.js"
+import { codeOptionProblem } from "../flows/email/code-options.js"
 import {
   finishProvider,
   issuerFromEnv,
@@ -108,6 +109,8 @@ function normalizeEmail(provider: EmailConfig, where: string, env: Env): EmailCo
       `${where}.maxAge of "${provider.id}" must be a positive number of seconds`,
     )
   }
+  const codeProblem = codeOptionProblem(filled.code)
+  if (codeProblem) throw new InvalidProvider(`${where}.code of "${provider.id}": ${codeProblem}`)
   const finish = (filled as { [finishEmailProvider]?: EmailFinish })[finishEmailProvider]
   if (!finish) return filled
   return finish(filled, {

@@ -19,6 +19,7 @@ import { deriveKeys, type DerivedKey } from "../security/keys.js"
 import { parseOriginPatterns, type OriginPattern } from "../security/origin-pattern.js"
 import { resolveCookies, type ResolvedCookies } from "../cookies/defaults.js"
 import type {
+  TwoFactorOptions,
   AuthConfig,
   CallbacksOptions,
   CounterStore,
@@ -77,6 +78,8 @@ export interface ResolvedConfig {
   /** Where a redirect proxy may forward a sign-in; empty: nowhere. */
   redirectProxyAllowedOrigins: OriginPattern[]
   experimental: { enableWebAuthn: boolean }
+  /** Two-factor authentication, when configured. */
+  twoFactor: TwoFactorOptions | undefined
   /** Whether Auth.js session cookies become Latch sessions (`migrateSessions`). */
   migrateSessions: boolean
   /** A configuration error: every request of this configuration fails with it. */
@@ -129,6 +132,26 @@ function assertPassword(providers: Map<string, InternalProvider>, adapter: Adapt
     if (!canMail) warnings.push("password-no-mail")
   }
   return warnings
+}
+
+/** Two-factor authentication keeps its secrets and recovery codes in the adapter. */
+function assertTwoFactor(adapter: Adapter | undefined): void {
+  if (!adapter)
+    throw new MissingAdapter(
+      "Two-factor authentication keeps its secrets in an adapter: set `adapter`.",
+    )
+  requireMethods(
+    adapter,
+    [
+      "getUser",
+      "getTwoFactor",
+      "setTwoFactor",
+      "deleteTwoFactor",
+      "setRecoveryCodes",
+      "useRecoveryCode",
+    ],
+    "two-factor authentication",
+  )
 }
 
 function assertCounterStore(store: CounterStore | undefined): void {
@@ -218,6 +241,7 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
       }),
     )
     warnings.push(...assertPassword(providers, config.adapter))
+    if (config.twoFactor) assertTwoFactor(config.adapter)
     for (const code of warnings) logger.warn(code)
     assertCounterStore(config.counterStore)
     if ([...providers.values()].some((provider) => provider.type === "email")) {
@@ -254,6 +278,7 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
     defaultJWTCallback: !config.callbacks?.jwt,
     events: config.events ?? {},
     pages: config.pages ?? {},
+    twoFactor: config.twoFactor,
     theme: config.theme ?? {},
     logger,
     trustHost,

@@ -27,6 +27,7 @@ export function defaultCookies(secure: boolean): ResolvedCookies {
     state: { name: `${prefix}latch.state`, options: check },
     nonce: { name: `${prefix}latch.nonce`, options: check },
     webauthnChallenge: { name: `${prefix}latch.challenge`, options: check },
+    twoFactor: { name: `${prefix}latch.two-factor`, options: check },
   }
 }
 

@@ -76,6 +76,8 @@ export interface SignInMail extends OutgoingMail {
   /** The site's host, e.g. `example.com`. */
   host: string
   expires: Date
+  /** The code to type in the browser that asked, when the provider's `code` is on. */
+  code?: string
 }
 
 /** One HTTP request to the service. */
@@ -282,15 +284,16 @@ export async function sendThroughApi<C extends EmailApiConfig>(
   params: SendVerificationRequestParams,
 ): Promise<void> {
   const provider = params.provider as C
-  const { identifier: to, url, expires, theme } = params
+  const { identifier: to, url, expires, theme, code, codeExpires } = params
   const { host } = new URL(url)
   const mail: SignInMail = {
-    ...renderSignInEmail({ url, host, expires, theme }),
+    ...renderSignInEmail({ url, host, expires, theme, code, codeExpires }),
     to,
     from: provider.from ?? "",
     url,
     host,
     expires,
+    ...(code ? { code } : {}),
   }
   await deliver(api, provider, api.request(mail, provider), to, "sign-in mail")
 }

@@ -1,6 +1,7 @@
 /**
  * The default sign-in mail: a plain-text part and an HTML part that say which site the link is
- * for, carry the link, and tell the reader what to do if they did not ask for it.
+ * for, carry the link (and, with the provider's `code` on, a short code to type in the browser
+ * that asked), and tell the reader what to do if they did not ask for it.
  *
  * The HTML is what mail clients render well: one table, inline styles, no scripts, no external
  * images, no CSS classes (many clients drop `<style>`). Every value is escaped.
@@ -17,6 +18,10 @@ export interface SignInEmailInput {
   host: string
   expires: Date
   theme?: Theme
+  /** A code to type instead of following the link, in the browser that asked. */
+  code?: string
+  /** When the code stops working. */
+  codeExpires?: Date
 }
 
 /** A rendered mail. */
@@ -48,6 +53,8 @@ export function renderSignInEmail({
   host,
   expires,
   theme = {},
+  code,
+  codeExpires,
 }: SignInEmailInput): SignInEmail {
   const brand = safeCssColor(theme.brandColor) ?? "#4f46e5"
   const buttonText = safeCssColor(theme.buttonText) ?? "#ffffff"
@@ -55,14 +62,25 @@ export function renderSignInEmail({
   // Break the host's dots for the visible text: some clients turn "example.com" into a link.
   const shownHost = escapeHtml(host).replace(/\./g, "&#8203;.")
   const subject = `Sign in to ${host}`
+  const hasCode = typeof code === "string" && code !== ""
+  const codeUntil = hasCode ? formatExpiry(codeExpires ?? expires) : ""
+  const codeLines = hasCode
+    ? [
+        "",
+        "Or, on the device where you asked to sign in, enter this code:",
+        code,
+        `It works once, in that browser only, until ${codeUntil}.`,
+      ]
+    : []
   const text = [
     `Sign in to ${host}`,
     "",
     "Open this link to sign in:",
     url,
+    ...codeLines,
     "",
     `The link works once, on any device, until ${until}.`,
-    "If you did not ask to sign in, ignore this email: nobody can sign in without the link.",
+    `If you did not ask to sign in, ignore this email: nobody can sign in without ${hasCode ? "the link or the code" : "the link"}.`,
     "",
   ].join("\n")
   const font = "font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
@@ -125,12 +143,31 @@ export function renderSignInEmail({
                     <a href="${url}" style="color: #3f3f46">${url}</a>
                   </td>
                 </tr>
+                ${
+                  hasCode
+                    ? html`<tr>
+                        <td
+                          style="padding: 0 32px 24px; ${font}; font-size: 15px; line-height: 1.5; color: #3f3f46"
+                        >
+                          Or, on the device where you asked to sign in, enter this code:
+                          <div
+                            style="margin: 12px 0 8px; padding: 12px; border-radius: 8px; background: #f4f4f5; text-align: center; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 28px; font-weight: 700; letter-spacing: 0.2em; color: #18181b"
+                          >
+                            ${code}
+                          </div>
+                          <span style="font-size: 13px; color: #52525b"
+                            >It works once, in that browser only, until ${codeUntil}.</span
+                          >
+                        </td>
+                      </tr>`
+                    : ""
+                }
                 <tr>
                   <td
                     style="padding: 16px 32px 32px; border-top: 1px solid #e4e4e7; ${font}; font-size: 13px; line-height: 1.5; color: #71717a"
                   >
-                    If you did not ask to sign in, ignore this email: nobody can sign in without the
-                    link.
+                    If you did not ask to sign in, ignore this email: nobody can sign in without
+                    ${hasCode ? "the link or the code" : "the link"}.
                   </td>
                 </tr>
               </table>

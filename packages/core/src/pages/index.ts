@@ -1,8 +1,12 @@
-/** The built-in pages: sign in, sign out, error, "check your email" and password accounts'. */
+/**
+ * The built-in pages: sign in, sign out, error, "check your email", the page a mailed link opens,
+ * and password accounts'.
+ */
 export { renderSignInPage } from "./signin.js"
 export { renderSignOutPage } from "./signout.js"
 export { renderErrorPage } from "./error.js"
 export { renderVerifyRequestPage } from "./verify-request.js"
+export { renderContinuePage } from "./continue.js"
 export {
   passwordErrorMessage,
   renderChangePasswordPage,
@@ -13,6 +17,7 @@ export {
 } from "./password.js"
 export type {
   ChangePasswordPageProps,
+  ContinuePageProps,
   ErrorPageProps,
   NewPasswordPageProps,
   PageProvider,
@@ -23,5 +28,6 @@ export type {
   SignInPageProps,
   SignOutPageProps,
   SignUpPageProps,
+  VerifyRequestCodeForm,
   VerifyRequestPageProps,
 } from "./types.js"

@@ -27,6 +27,10 @@ const ERROR_MESSAGES: Record<string, string> = {
   MissingCSRF: "The form expired. Please try again.",
   WebAuthnVerificationError:
     "Signing in with the passkey failed. Try again, or use another way to sign in.",
+  // The code step's refusals that send the user back here (expired, or signed out).
+  TwoFactorError: "The sign-in took too long to finish: sign in again.",
+  AccountError:
+    "Confirm your account's address (follow the link we mailed you) before linking another way to sign in.",
 }
 
 /** What the page says, instead of the error's message, for a code of `error=CredentialsSignin`. */

@@ -69,6 +69,45 @@ export interface VerifyRequestPageProps {
    * is for, without saying whether the address has an account; anything else is a sign-in link.
    */
   type?: string
+  /** The form for the code in the mail, when the provider mails one. */
+  codeForm?: VerifyRequestCodeForm
+  /** The `error` query parameter of a refused code (`Verification`). */
+  error?: string
+  /** The `code` query parameter that comes with it (an `EmailCodeErrorCode`). */
+  code?: string
+  /** `{actionBase}/signin` (or the custom sign-in page), to ask for a new mail. */
+  signInUrl?: string
+}
+
+/**
+ * The page a mailed link opens (`GET {actionBase}/callback/<email provider>`, or
+ * `GET {actionBase}/verify-email/<id>`): one button that posts the link's fields back, so that
+ * a mail scanner's visit spends nothing.
+ */
+export interface ContinuePageProps {
+  theme: Theme
+  /** `"signIn"`: an email sign-in link; `"confirmEmail"`: a password account's address. */
+  purpose: "signIn" | "confirmEmail"
+  csrfToken: string
+  /** Where the button posts: the link's path. */
+  action: string
+  /** The link's values, sent back as hidden fields (`token`, `email`, `callbackUrl`). */
+  fields: Record<string, string | undefined>
+  /** The site's host, e.g. `example.com`. */
+  siteHost: string
+  /** The address the link is for, when known. */
+  email?: string
+  /** The site's origin. */
+  homeUrl: string
+}
+
+/** A code form on the "check your email" page: the mail carries a code too. */
+export interface VerifyRequestCodeForm {
+  /** Where the form posts: `{actionBase}/callback/<email provider>`. */
+  action: string
+  csrfToken: string
+  /** How many characters the code has. */
+  length: number
 }
 
 /** What every password page has. */

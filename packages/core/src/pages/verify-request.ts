@@ -1,7 +1,10 @@
-/** The page shown after a sign-in, sign-up or password-reset email has been sent. */
+/**
+ * The page shown after a sign-in, sign-up or password-reset email has been sent. When the sign-in
+ * mail carries a code too, the page has the form to type it, and says why a code was refused.
+ */
 import { html, safeUrl, type SafeHtml } from "./html.js"
 import { layout } from "./layout.js"
-import type { RenderedPage, VerifyRequestPageProps } from "./types.js"
+import type { RenderedPage, VerifyRequestCodeForm, VerifyRequestPageProps } from "./types.js"
 
 const LINK_NOTES = html`<li>The link works once and expires after a while.</li>
   <li>If the email is not in your inbox, check your spam folder.</li>`
@@ -32,6 +35,59 @@ function passwordContent(type: string, host: string): SafeHtml | undefined {
   return undefined
 }
 
+/** What the page says for each `code` of a refused code (`error=Verification`). */
+const CODE_MESSAGES: Record<string, string> = {
+  wrong_code: "That code is not right. Check the email and try again.",
+  expired: "This code has expired.",
+  too_many_attempts: "Too many wrong codes were tried: this code no longer works.",
+  no_request:
+    "This browser is not waiting for a code. Type the code where you asked to sign in, or open the link in the email.",
+}
+
+/** Codes after which only a new mail helps. */
+const DEAD = new Set(["expired", "too_many_attempts"])
+
+const SAFE_CODE = /^[A-Za-z0-9_-]{1,64}$/
+
+/** Why the last code was refused, if it was. */
+function codeAlert(props: VerifyRequestPageProps): SafeHtml | "" {
+  if (typeof props.error !== "string" || props.error === "") return ""
+  const code = typeof props.code === "string" && SAFE_CODE.test(props.code) ? props.code : undefined
+  const message =
+    code && Object.hasOwn(CODE_MESSAGES, code) ? CODE_MESSAGES[code] : "Unable to sign in."
+  const again =
+    code && DEAD.has(code) && props.signInUrl
+      ? html` <a href="${safeUrl(props.signInUrl)}">Ask for a new email</a>.`
+      : ""
+  return html`<div class="alert" role="alert">
+    <p>${message}${again}</p>
+    ${code ? html`<p class="code">Code: <code>${code}</code></p>` : ""}
+  </div>`
+}
+
+/** The form for the code in the mail. */
+function codeFormOf(form: VerifyRequestCodeForm): SafeHtml {
+  return html`<div class="divider">or enter the code</div>
+    <form method="post" action="${safeUrl(form.action)}">
+      <input type="hidden" name="csrfToken" value="${form.csrfToken}" />
+      <div class="field">
+        <label for="latch-code">Code from the email</label>
+        <input
+          id="latch-code"
+          name="code"
+          type="text"
+          autocomplete="one-time-code"
+          autocapitalize="characters"
+          spellcheck="false"
+          placeholder="${"X".repeat(form.length)}"
+          required
+        />
+      </div>
+      <p class="hint">It works only in this browser, and only for a few minutes.</p>
+      <button type="submit" class="button primary">Sign in with the code</button>
+    </form>`
+}
+
 /** Renders the "check your email" page. */
 export function renderVerifyRequestPage(props: VerifyRequestPageProps): RenderedPage {
   const host = typeof props.emailHost === "string" && props.emailHost !== "" ? props.emailHost : ""
@@ -45,8 +101,9 @@ export function renderVerifyRequestPage(props: VerifyRequestPageProps): Rendered
         <li>Open the link in the email to finish signing in.</li>
         ${LINK_NOTES}
       </ul>`
+  const codeForm = props.type === undefined && props.codeForm ? props.codeForm : undefined
   const body = html`<h1>Check your email</h1>
-    ${content}
+    ${codeForm ? codeAlert(props) : ""} ${content} ${codeForm ? codeFormOf(codeForm) : ""}
     <p class="footer-link"><a href="${safeUrl(props.homeUrl)}">Go to the home page</a></p>`
   return { status: 200, html: layout({ title: "Check your email", theme: props.theme, body }) }
 }

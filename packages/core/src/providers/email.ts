@@ -8,7 +8,9 @@
  * Email sign-in needs an adapter with `createVerificationToken`, `useVerificationToken`,
  * `getUserByEmail`, `getUserByAccount`, `createUser`, `updateUser` and `linkAccount`. Tokens
  * are stored hashed with the secret, expire after `maxAge` and are used once. Sending is rate
- * limited per address and per client IP address.
+ * limited per address and per client IP address. The link opens a "Continue signing in" page
+ * whose button signs in, so that mail scanners, which open every link, do not spend it
+ * (`continuePage`); the mail may carry a short code too, for the device that asked (`code`).
  *
  * ```ts
  * import Email from "@latch/core/providers/email"
@@ -51,6 +53,13 @@ export interface SendVerificationRequestParams {
   theme: Theme
   /** The request that asked for the link. */
   request: Request
+  /**
+   * The short code to type instead of following the link, when the provider's `code` option is
+   * on (stored hashed; handle it as a password). It works only in the browser that asked.
+   */
+  code?: string
+  /** When the code stops working (with `code`). */
+  codeExpires?: Date
 }
 
 /** What `sendMail` receives: one message, already rendered. */
@@ -74,6 +83,17 @@ export interface EmailRateLimit {
   perAddress?: number
   /** Links per client IP address per window (when the address is known). @default 20 */
   perClient?: number
+}
+
+/**
+ * The short code a sign-in mail carries besides its link, for signing in on the device that
+ * asked (a phone) while reading the mail on another (a laptop).
+ */
+export interface EmailCodeOptions {
+  /** Characters in the code, from 6 to 8. @default 6 */
+  length?: number
+  /** How long the code works, in seconds (never longer than the link). @default 600 */
+  maxAge?: number
 }
 
 /** What `sendVerificationRequest` receives (the name `@auth/core` gives it). */
@@ -115,6 +135,19 @@ export interface EmailConfig extends CommonProviderOptions {
   secret?: string
   /** Rate limits of sending, or `false` to send without limit. */
   rateLimit?: EmailRateLimit | false
+  /**
+   * Whether opening the link shows a "Continue signing in" page whose button signs in (a
+   * CSRF-checked POST), rather than signing in at once. Mail scanners (Outlook Safe Links and
+   * others) open every link in a mail; with the page, their visit spends nothing and the user's
+   * own click still works. `false` signs in on the link's GET, as Auth.js does. @default true
+   */
+  continuePage?: boolean
+  /**
+   * A short code in the mail besides the link, typed on the "check your email" page of the
+   * browser that asked (it is bound to that browser, works once, expires after `maxAge`, and
+   * dies after 5 wrong tries). `true` for the defaults. @default false
+   */
+  code?: boolean | EmailCodeOptions
   /** The options the provider was created with. */
   options?: EmailUserConfig
 }

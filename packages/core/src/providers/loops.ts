@@ -17,7 +17,7 @@
  *
  * Quirks: the sender, subject and body are the template's, so `from` is not used and the
  * default sign-in mail is not sent: the request carries the recipient and
- * `dataVariables: { url }`. Loops answers `{ success: true }`, and a refusal with
+ * `dataVariables: { url }` (and `code`, with the `code` option on: add it to the template). Loops answers `{ success: true }`, and a refusal with
  * `{ success: false, message }` (404 for an unknown transactional id, 400 otherwise).
  *
  * @see https://loops.so/docs/api-reference/send-transactional-email
@@ -59,7 +59,7 @@ export default function Loops(config: LoopsUserConfig = {}): LoopsConfig {
         body: JSON.stringify({
           transactionalId: provider.transactionalId,
           email: mail.to,
-          dataVariables: { url: mail.url },
+          dataVariables: { url: mail.url, ...(mail.code ? { code: mail.code } : {}) },
         }),
       }),
       accepted: (body) => (body as { success?: unknown } | undefined)?.success !== false,

@@ -107,9 +107,9 @@ async function sendOverSmtp(
 
 /** Sends the default sign-in mail through the provider's SMTP server. */
 export async function sendVerificationRequest(params: SendVerificationRequestParams) {
-  const { identifier, url, expires, provider, theme } = params
+  const { identifier, url, expires, provider, theme, code, codeExpires } = params
   const { host } = new URL(url)
-  const mail = renderSignInEmail({ url, host, expires, theme })
+  const mail = renderSignInEmail({ url, host, expires, theme, code, codeExpires })
   await sendOverSmtp(provider, { to: identifier, ...mail })
 }
 

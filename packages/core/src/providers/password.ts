@@ -61,6 +61,14 @@ export interface PasswordOptions {
   verifyMaxAge?: number
   /** How long a reset link works, in seconds. @default 3600 */
   resetMaxAge?: number
+  /**
+   * Whether the link confirming an address (`{basePath}/verify-email/<id>`) shows a "Confirm
+   * your address" page whose button does the work (a CSRF-checked POST), rather than doing it
+   * on the link's GET. Mail scanners (Outlook Safe Links and others) open every link in a mail;
+   * with the page, their visit spends nothing and the user's own click still works. `false`
+   * confirms on the GET. @default true
+   */
+  continuePage?: boolean
 }
 
 /** A mail of the Password provider, ready to send. */
@@ -80,6 +88,7 @@ export interface PasswordSettings {
   sendMail?: (message: PasswordMail) => Awaitable<void>
   verifyMaxAge: number
   resetMaxAge: number
+  continuePage: boolean
 }
 
 /** A Password provider: a credentials provider whose checking Latch does itself. */
@@ -129,6 +138,7 @@ export default function Password(options: PasswordOptions = {}): PasswordConfig 
       sendMail: options.sendMail,
       verifyMaxAge: positiveSeconds(options.verifyMaxAge, 24 * 60 * 60, "verifyMaxAge"),
       resetMaxAge: positiveSeconds(options.resetMaxAge, 60 * 60, "resetMaxAge"),
+      continuePage: options.continuePage ?? true,
     },
   } as PasswordConfig
 }

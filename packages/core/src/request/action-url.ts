@@ -19,6 +19,7 @@ export const authActions: readonly AuthAction[] = [
   "signin",
   "signout",
   "signup",
+  "two-factor",
   "unlink",
   "verify-email",
   "verify-request",

@@ -129,7 +129,9 @@ export async function errorToResponse(
     ctx,
     withQuery(page, {
       callbackUrl:
-        destination.page === "account" || new URL(callbackUrl).href === new URL(ctx.origin).href
+        destination.page === "account" ||
+        destination.page === "twoFactor" ||
+        new URL(callbackUrl).href === new URL(ctx.origin).href
           ? undefined
           : callbackUrl,
       error: destination.error,
@@ -172,6 +174,16 @@ async function pageOf(ctx: ActionContext, page: ErrorDestination["page"]): Promi
     }
     case "account":
       return resolveCallbackUrl(ctx)
+    case "verifyRequest":
+      // A refused code: its form again, on the "check your email" page of the provider.
+      return withQuery(pages.verifyRequest ?? `${base}/verify-request`, {
+        provider: ctx.request.providerId,
+        type: "email",
+      })
+    case "twoFactor":
+      return `${base}/two-factor`
+    case "twoFactorSetup":
+      return `${base}/two-factor/setup`
   }
 }
 

@@ -5,7 +5,8 @@
  */
 import type { ActionContext } from "../actions/context.js"
 
-async function checked(ctx: ActionContext, url: string): Promise<string> {
+/** `url` through the `redirect` callback, as an absolute URL; the site's origin if refused. */
+export async function checked(ctx: ActionContext, url: string): Promise<string> {
   try {
     const result = await ctx.config.callbacks.redirect({ url, baseUrl: ctx.origin })
     // Whatever the callback returns must still be a URL; relative ones are on our origin.

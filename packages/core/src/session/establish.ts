@@ -25,6 +25,16 @@ export interface Identity {
   authenticator?: Omit<AdapterAuthenticator, "userId">
   /** Whether the flow creates the user (a WebAuthn registration without a signed-in user). */
   isNewUser?: boolean
+  /** A passkey sign-in whose authenticator verified the user (two factors in one). */
+  userVerified?: boolean
+}
+
+/** A sign-in ready for its session: the user resolved, the second factor (if any) passed. */
+export interface CompletedSignIn {
+  user: User
+  account: Account
+  profile?: Profile
+  isNewUser: boolean
 }
 
 /** The outcome: where to send the user. */
@@ -63,6 +73,35 @@ export async function establishSession(
   if (allowed !== true) return { redirect: allowed }
   const { account, profile } = identity
   const { user, isNewUser } = await resolveUser(ctx, identity, options)
+  // Every primary method ends here: a user with a second factor gets no session before its code.
+  if (ctx.config.twoFactor) {
+    const { secondFactorStep } = await import("../flows/two-factor/gate.js")
+    const step = await secondFactorStep(ctx, user, identity)
+    if (step !== "none") {
+      const { holdSignIn } = await import("../flows/two-factor/pending.js")
+      await holdSignIn(ctx, {
+        userId: String(user.id),
+        account,
+        ...(profile ? { profile } : {}),
+        isNewUser,
+        callbackUrl: destination(ctx, isNewUser, callbackUrl),
+        mode: step,
+      })
+      return { redirect: `${ctx.actionBase}/two-factor` }
+    }
+  }
+  return startSession(ctx, { user, account, profile, isNewUser }, callbackUrl)
+}
+
+/**
+ * The session of a completed sign-in: a database row, or the `jwt` callback's token in the
+ * cookie; then the `signIn` event. Returns where the user goes.
+ */
+export async function startSession(
+  ctx: ActionContext,
+  { user, account, profile, isNewUser }: CompletedSignIn,
+  callbackUrl: string,
+): Promise<SignInOutcome> {
   if (ctx.config.session.strategy === "database") {
     await startDatabaseSession(ctx, user)
     await emitEvent(ctx, "signIn", { user, account, profile, isNewUser })

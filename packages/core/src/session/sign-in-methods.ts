@@ -186,9 +186,30 @@ export async function listSignInMethods(
   request: Request,
   config: AuthConfig,
 ): Promise<SignInMethod[] | null> {
+  const found = await requestUser(request, config, "Listing sign-in methods")
+  return found && signInMethodsOf(found.ctx, found.user)
+}
+
+/**
+ * Whether the request's user has two-factor authentication on; `null` when the request has no
+ * session. For a page of theirs that offers to turn it on or off
+ * (`{basePath}/two-factor/setup`, `{basePath}/two-factor/disable`).
+ */
+export async function getTwoFactorStatus(
+  request: Request,
+  config: AuthConfig,
+): Promise<{ enabled: boolean } | null> {
+  const found = await requestUser(request, config, "Two-factor authentication")
+  if (!found) return null
+  const { hasSecondFactor } = await import("../flows/two-factor/store.js")
+  return { enabled: await hasSecondFactor(found.ctx, found.user.id) }
+}
+
+/** The request's context and signed-in user; `null` when it has no session. */
+async function requestUser(request: Request, config: AuthConfig, feature: string) {
   const resolved = resolveConfig(config)
   if (resolved.error) throw resolved.error
-  if (!resolved.adapter) throw new MissingAdapter("Listing sign-in methods needs an adapter")
+  if (!resolved.adapter) throw new MissingAdapter(`${feature} needs an adapter`)
   const url = new URL(request.url)
   const ctx = createContext(
     {
@@ -205,12 +226,10 @@ export async function listSignInMethods(
     resolved,
     resolveOrigin(url, resolved),
   )
-  let user
   try {
-    user = await signedInUser(ctx)
+    return { ctx, user: await signedInUser(ctx) }
   } catch (error) {
     if (error instanceof AccountError) return null
     throw error
   }
-  return signInMethodsOf(ctx, user)
 }

@@ -2,10 +2,11 @@
  * Attack: a stranger's magic link opened in a signed-in browser.
  *
  * A sign-in link proves that someone controls an address, not that the browser opening it asked
- * for it; the callback is a GET (no CSRF token), and a top-level navigation carries the
- * SameSite=Lax session cookie. Were a link allowed to attach its address to the signed-in user,
- * Mallory would request a link for her own `mallory@evil.test`, get the signed-in victim to open
- * it (a redirect from any page she controls), and later sign in with a fresh link for her
+ * for it; a top-level navigation carries the SameSite=Lax session cookie, and the "Continue
+ * signing in" page the link opens gets its CSRF token in the victim's own browser, so its button
+ * works there. Were a link allowed to attach its address to the signed-in user, Mallory would
+ * request a link for her own `mallory@evil.test`, get the signed-in victim to open it (a redirect
+ * from any page she controls) and press the button, and later sign in with a fresh link for her
  * address — into the victim's account.
  *
  * Safe outcome, with either session strategy: the link is refused with `AccountNotLinked` before
@@ -24,6 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import type { AuthConfig } from "../../src/types.js"
 import { memoryAdapter, type MemoryAdapter } from "../helpers/memory-adapter.js"
+import { followLink } from "../helpers/continue-page.js"
 import { Browser, ORIGIN, storedTokenOf, testConfig } from "../helpers/request.js"
 
 let mailbox: Mailbox
@@ -75,7 +77,7 @@ function linkIn(mail: ReceivedMail): string {
 /** The victim's browser, signed in with a link for their own address. */
 async function signedInVictim(config: AuthConfig, address: string): Promise<Browser> {
   const browser = new Browser(config)
-  await browser.fetch(await requestLink(browser, address))
+  await followLink(browser, await requestLink(browser, address))
   expect((await browser.session())?.user?.email).toBe(address)
   return browser
 }
@@ -94,7 +96,7 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
     const attacker = new Browser(config)
     const link = await requestLink(attacker, mallory)
     // …and the victim's browser is navigated to it.
-    const response = await browser.fetch(link)
+    const response = await followLink(browser, link)
 
     expect(response.status).toBe(302)
     const location = new URL(response.headers.get("location")!)
@@ -110,7 +112,7 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
     expect([...adapter.tokens.values()].map((token) => token.identifier)).toEqual([mallory])
 
     // Later, Mallory signs in with a fresh link: she lands in an account of her own.
-    await attacker.fetch(await requestLink(attacker, mallory))
+    await followLink(attacker, await requestLink(attacker, mallory))
     const session = await attacker.session()
     expect(session?.user?.email).toBe(mallory)
     const mallorys = await adapter.getUserByAccount!({
@@ -128,14 +130,14 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
     const { victim, mallory } = addresses()
     const browser = await signedInVictim(config, victim)
     const link = await requestLink(new Browser(config), mallory)
-    const refused = await browser.fetch(link)
+    const refused = await followLink(browser, link)
     expect(new URL(refused.headers.get("location")!).searchParams.get("error")).toBe(
       "AccountNotLinked",
     )
 
     await browser.fetch("/auth/signout", { form: { csrfToken: await browser.csrfToken() } })
     expect(await browser.session()).toBeNull()
-    const response = await browser.fetch(link)
+    const response = await followLink(browser, link)
     expect(response.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
     expect((await browser.session())?.user?.email).toBe(mallory)
   })
@@ -149,7 +151,7 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
     const link = await requestLink(new Browser(config), mallory)
     const accountsBefore = adapter.accounts.size
 
-    const response = await browser.fetch(link)
+    const response = await followLink(browser, link)
     expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe(
       "AccountNotLinked",
     )
@@ -162,7 +164,7 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
     const { adapter, config } = setup(strategy)
     const { victim } = addresses()
     const browser = await signedInVictim(config, victim)
-    const response = await browser.fetch(await requestLink(browser, victim))
+    const response = await followLink(browser, await requestLink(browser, victim))
     expect(response.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
     expect((await browser.session())?.user?.email).toBe(victim)
     expect(adapter.users.size).toBe(1)
@@ -178,7 +180,7 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
     const sessionsBefore = [...adapter.sessions.keys()]
 
     const link = await requestLink(browser, mine)
-    const response = await browser.fetch(link)
+    const response = await followLink(browser, link)
 
     expect(response.status).toBe(302)
     expect(response.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
@@ -215,7 +217,7 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
     const oldToken = browser.cookies.get(SESSION_COOKIE)!
     const users = adapter.users.size
 
-    await browser.fetch(await requestLink(browser, mine))
+    await followLink(browser, await requestLink(browser, mine))
     expect(browser.cookies.get(SESSION_COOKIE)).not.toBe(oldToken)
     expect((await browser.session())?.user?.email).toBe(mine)
     expect(adapter.users.size).toBe(users)
@@ -236,7 +238,7 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
     await requestLink(browser, `second.${victim}`)
     expect(browser.cookies.has(REQUEST_COOKIE)).toBe(true)
     // …and is sent to Mallory's link meanwhile.
-    const response = await browser.fetch(await requestLink(new Browser(config), mallory))
+    const response = await followLink(browser, await requestLink(new Browser(config), mallory))
     expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe(
       "AccountNotLinked",
     )
@@ -255,7 +257,7 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
     const foreign = new Browser({ ...config, secret: `${config.secret as string}-other` })
     const link = await requestLink(foreign, mallory)
     browser.cookies.set(REQUEST_COOKIE, foreign.cookies.get(REQUEST_COOKIE)!)
-    const response = await browser.fetch(link)
+    const response = await followLink(browser, link)
     expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe(
       "AccountNotLinked",
     )

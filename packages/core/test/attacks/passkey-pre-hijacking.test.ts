@@ -18,6 +18,7 @@ import Passkey from "../../src/providers/passkey.js"
 import type { AuthConfig } from "../../src/types.js"
 import { SoftAuthenticator } from "../helpers/authenticator.js"
 import { memoryAdapter, type MemoryAdapter } from "../helpers/memory-adapter.js"
+import { followLink } from "../helpers/continue-page.js"
 import { Browser, ORIGIN, setCookies, testConfig } from "../helpers/request.js"
 
 let mailbox: Mailbox
@@ -121,7 +122,7 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
     await browser.fetch("/auth/signin/nodemailer", {
       form: { csrfToken: await browser.csrfToken(), email: victim },
     })
-    await browser.fetch(linkIn(await mailbox.nextFor(victim)))
+    await followLink(browser, linkIn(await mailbox.nextFor(victim)))
     expect((await browser.session())?.user?.email).toBe(victim)
     const user = (await adapter.getUserByEmail!(victim))!
     expect(user.emailVerified).toBeInstanceOf(Date)

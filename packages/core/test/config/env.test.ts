@@ -227,8 +227,8 @@ describe("isAuthAction", () => {
     expect(isAuthAction(action)).toBe(false)
   })
 
-  it("lists exactly sixteen actions", () => {
-    expect(authActions).toHaveLength(16)
+  it("lists exactly seventeen actions", () => {
+    expect(authActions).toHaveLength(17)
   })
 })
 

@@ -18,9 +18,16 @@ const MEMBERS: Member[] = [
   "state",
   "nonce",
   "webauthnChallenge",
+  "twoFactor",
 ]
 
-const CHECK_MEMBERS: Member[] = ["pkceCodeVerifier", "state", "nonce", "webauthnChallenge"]
+const CHECK_MEMBERS: Member[] = [
+  "pkceCodeVerifier",
+  "state",
+  "nonce",
+  "webauthnChallenge",
+  "twoFactor",
+]
 
 describe("defaultCookies", () => {
   it.each<[Member, string, string]>([
@@ -31,12 +38,13 @@ describe("defaultCookies", () => {
     ["state", "latch.state", "__Secure-latch.state"],
     ["nonce", "latch.nonce", "__Secure-latch.nonce"],
     ["webauthnChallenge", "latch.challenge", "__Secure-latch.challenge"],
+    ["twoFactor", "latch.two-factor", "__Secure-latch.two-factor"],
   ])("names %s %s on http and %s on https", (member, http, https) => {
     expect(defaultCookies(false)[member].name).toBe(http)
     expect(defaultCookies(true)[member].name).toBe(https)
   })
 
-  it("has exactly the seven cookies of the configuration", () => {
+  it("has exactly the eight cookies of the configuration", () => {
     expect(Object.keys(defaultCookies(false)).sort()).toEqual([...MEMBERS].sort())
     expect(Object.keys(defaultCookies(true)).sort()).toEqual([...MEMBERS].sort())
   })

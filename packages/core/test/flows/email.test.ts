@@ -10,6 +10,7 @@ import Nodemailer from "../../src/providers/nodemailer.js"
 import type { EmailUserConfig } from "../../src/providers/email.js"
 import type { AuthConfig } from "../../src/types.js"
 import { memoryAdapter, type MemoryAdapter } from "../helpers/memory-adapter.js"
+import { followLink } from "../helpers/continue-page.js"
 import { Browser, ORIGIN, SECRET, storedTokenOf, testConfig } from "../helpers/request.js"
 
 let mailbox: Mailbox
@@ -361,7 +362,7 @@ describe("following the link", () => {
     await requestLink(browser, address)
     const link = linkIn(await mailbox.nextFor(address))
 
-    const response = await browser.fetch(path(link))
+    const response = await followLink(browser, path(link))
     expect(response.status).toBe(302)
     expect(response.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
     const session = await browser.session()
@@ -387,7 +388,7 @@ describe("following the link", () => {
 
     // The same link again: used up.
     const again = new Browser(browser.config)
-    const second = await again.fetch(path(link))
+    const second = await followLink(again, path(link))
     expect(second.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
     expect(await again.session()).toBeNull()
   })
@@ -397,7 +398,7 @@ describe("following the link", () => {
     const address = newAddress()
     await requestLink(browser, address)
     const link = linkIn(await mailbox.nextFor(address))
-    await browser.fetch(path(link))
+    await followLink(browser, path(link))
     expect((await browser.session())?.user?.email).toBe(address)
     expect([...browser.cookies.keys()]).toContain("latch.session-token")
   })
@@ -413,7 +414,7 @@ describe("following the link", () => {
     )
     // The owner signs in by link: the address is theirs, the password was not.
     await requestLink(browser, address)
-    await browser.fetch(path(linkIn(await mailbox.nextFor(address))))
+    await followLink(browser, path(linkIn(await mailbox.nextFor(address))))
     expect((await browser.session())?.user?.email).toBe(address)
     expect(adapter.users.get("claimed")!.emailVerified).toBeInstanceOf(Date)
     expect(adapter.passwords.has("claimed")).toBe(false)
@@ -422,7 +423,7 @@ describe("following the link", () => {
     adapter.passwords.set("claimed", "$scrypt$ln=10,r=8,p=1$own")
     const other = new Browser(browser.config)
     await requestLink(other, address)
-    await other.fetch(path(linkIn(await mailbox.nextFor(address))))
+    await followLink(other, path(linkIn(await mailbox.nextFor(address))))
     expect((await other.session())?.user?.email).toBe(address)
     expect(adapter.passwords.get("claimed")).toBe("$scrypt$ln=10,r=8,p=1$own")
   })
@@ -432,7 +433,7 @@ describe("following the link", () => {
     const address = newAddress()
     adapter.createUser!({ id: "existing", email: address, emailVerified: null, name: "Eve" })
     await requestLink(browser, address)
-    await browser.fetch(path(linkIn(await mailbox.nextFor(address))))
+    await followLink(browser, path(linkIn(await mailbox.nextFor(address))))
     expect((await browser.session())?.user).toMatchObject({ email: address, name: "Eve" })
     expect(adapter.users.size).toBe(1)
     expect(adapter.users.get("existing")!.emailVerified).toBeInstanceOf(Date)
@@ -441,7 +442,7 @@ describe("following the link", () => {
     // A second sign-in finds the user by the linked account and links nothing new.
     await browser.fetch("/auth/signout", { form: { csrfToken: await browser.csrfToken() } })
     await requestLink(browser, address)
-    await browser.fetch(path(linkIn(await mailbox.nextFor(address))))
+    await followLink(browser, path(linkIn(await mailbox.nextFor(address))))
     expect(adapter.accounts.size).toBe(1)
     expect(events.linkAccount).toHaveBeenCalledTimes(1)
   })
@@ -452,7 +453,7 @@ describe("following the link", () => {
     await requestLink(browser, address)
     const link = linkIn(await mailbox.nextFor(address))
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 61_000 })
-    const response = await browser.fetch(path(link))
+    const response = await followLink(browser, path(link))
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
     expect(await browser.session()).toBeNull()
   })
@@ -464,10 +465,10 @@ describe("following the link", () => {
     const link = linkIn(await mailbox.nextFor(address))
     const forged = new URL(link)
     forged.searchParams.set("email", "attacker@example.com")
-    const response = await browser.fetch(path(forged))
+    const response = await followLink(browser, path(forged))
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
     expect(await browser.session()).toBeNull()
-    await browser.fetch(path(link))
+    await followLink(browser, path(link))
     expect((await browser.session())?.user?.email).toBe(address)
   })
 
@@ -479,11 +480,11 @@ describe("following the link", () => {
     // An adapter that finds tokens by identifier only (a bug): it hands back someone's token.
     const [stored] = [...adapter.tokens.values()]
     adapter.useVerificationToken = () => ({ ...stored!, token: "0".repeat(64) })
-    expect((await browser.fetch(path(link))).headers.get("location")).toBe(
+    expect((await followLink(browser, path(link))).headers.get("location")).toBe(
       `${ORIGIN}/auth/error?error=Verification`,
     )
     adapter.useVerificationToken = () => ({ ...stored!, identifier: "other@example.com" })
-    expect((await browser.fetch(path(link))).headers.get("location")).toBe(
+    expect((await followLink(browser, path(link))).headers.get("location")).toBe(
       `${ORIGIN}/auth/error?error=Verification`,
     )
     expect(await browser.session()).toBeNull()
@@ -501,7 +502,7 @@ describe("following the link", () => {
     await requestLink(browser, address)
     const link = linkIn(await mailbox.nextFor(address))
     garble(link)
-    const response = await browser.fetch(path(link))
+    const response = await followLink(browser, path(link))
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
     expect(await browser.session()).toBeNull()
   })
@@ -513,7 +514,7 @@ describe("following the link", () => {
     const link = linkIn(await mailbox.nextFor(address))
     const head = await browser.fetch(path(link), { method: "HEAD" })
     expect(head.status).toBe(200)
-    await browser.fetch(path(link))
+    await followLink(browser, path(link))
     expect((await browser.session())?.user?.email).toBe(address)
   })
 
@@ -531,7 +532,7 @@ describe("following the link", () => {
     await requestLink(new Browser(config), victim)
     const link = linkIn(await mailbox.nextFor(victim))
     browser.cookies.set("latch.session-token", "attacker-session")
-    const response = await browser.fetch(path(link))
+    const response = await followLink(browser, path(link))
     expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe(
       "AccountNotLinked",
     )
@@ -552,7 +553,7 @@ describe("following the link", () => {
     browser.cookies.set("latch.session-token", "other-session")
     await requestLink(browser, owner)
     const link = linkIn(await mailbox.nextFor(owner))
-    const response = await browser.fetch(path(link))
+    const response = await followLink(browser, path(link))
     expect(response.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
     expect((await browser.session())?.user?.email).toBe(owner)
     expect(browser.cookies.get("latch.session-token")).not.toBe("other-session")
@@ -572,18 +573,17 @@ describe("following the link", () => {
       ...config,
       secret: ["a-brand-new-secret-that-is-long-enough-0123", SECRET],
     })
-    await rotated.fetch(path(link))
+    await followLink(rotated, path(link))
     expect((await rotated.session())?.user?.email).toBe(address)
   })
 
-  it("only GET and HEAD open a link", async () => {
+  it("opens a link with GET and HEAD, redeems it with POST, and answers nothing else", async () => {
     const { browser } = setup()
     const response = await browser.fetch("/auth/callback/nodemailer?token=x&email=a@example.com", {
-      method: "POST",
-      form: { csrfToken: await browser.csrfToken() },
+      method: "PUT",
     })
     expect(response.status).toBe(405)
-    expect(response.headers.get("allow")).toBe("GET, HEAD")
+    expect(response.headers.get("allow")).toBe("GET, HEAD, POST")
   })
 })
 

@@ -11,6 +11,7 @@ import Nodemailer from "../../src/providers/nodemailer.js"
 import Password, { type PasswordOptions } from "../../src/providers/password.js"
 import type { AuthConfig } from "../../src/types.js"
 import { memoryAdapter, type MemoryAdapter } from "../helpers/memory-adapter.js"
+import { followLink } from "../helpers/continue-page.js"
 import { Browser, ORIGIN, SECRET } from "../helpers/request.js"
 
 /** Cheap scrypt parameters for tests (the defaults cost ~0.4 s a hash). */
@@ -117,7 +118,7 @@ describe.each(["database", "jwt"] as const)("password accounts (%s sessions)", (
       expect(link.origin).toBe(ORIGIN)
       expect(link.pathname).toBe("/auth/verify-email/password")
 
-      const opened = await browser.fetch(`${link.pathname}${link.search}`)
+      const opened = await followLink(browser, `${link.pathname}${link.search}`)
       expect(opened.status).toBe(302)
       expect(opened.headers.get("location")).toBe(`${ORIGIN}/welcome`)
       const user = await adapter.getUserByEmail!(email)
@@ -155,7 +156,7 @@ describe.each(["database", "jwt"] as const)("password accounts (%s sessions)", (
       ).toBeNull()
       const browser = new Browser(config)
       const link = linkIn(exists)
-      await browser.fetch(`${link.pathname}${link.search}`)
+      await followLink(browser, `${link.pathname}${link.search}`)
       expect((await browser.session())?.user?.email).toBe(taken)
       expect((await adapter.getUserByEmail!(taken))!.id).toBe(owner.id)
       expect((await signIn(config, taken, GOOD)).location.searchParams.get("error")).toBeNull()
@@ -240,10 +241,10 @@ describe.each(["database", "jwt"] as const)("password accounts (%s sessions)", (
       expect(await adapter.getUserByEmail!(email)).toBeNull()
 
       const first = new Browser(config)
-      await first.fetch(`${link.pathname}${link.search}`)
+      await followLink(first, `${link.pathname}${link.search}`)
       expect(await first.session()).not.toBeNull()
       const second = new Browser(config)
-      const replay = await second.fetch(`${link.pathname}${link.search}`)
+      const replay = await followLink(second, `${link.pathname}${link.search}`)
       expect(new URL(replay.headers.get("location")!).searchParams.get("error")).toBe(
         "Verification",
       )
@@ -256,7 +257,7 @@ describe.each(["database", "jwt"] as const)("password accounts (%s sessions)", (
       await signUp(new Browser(config), { email, password: GOOD })
       const link = linkIn(await mailbox.nextFor(email))
       vi.useFakeTimers({ now: Date.now() + 61_000, toFake: ["Date"] })
-      const response = await new Browser(config).fetch(`${link.pathname}${link.search}`)
+      const response = await followLink(new Browser(config), `${link.pathname}${link.search}`)
       expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe(
         "Verification",
       )
@@ -273,7 +274,7 @@ describe.each(["database", "jwt"] as const)("password accounts (%s sessions)", (
       })
       expect(head.status).toBe(200)
       const browser = new Browser(config)
-      await browser.fetch(`${link.pathname}${link.search}`)
+      await followLink(browser, `${link.pathname}${link.search}`)
       expect(await browser.session()).not.toBeNull()
     })
 
@@ -297,7 +298,7 @@ describe.each(["database", "jwt"] as const)("password accounts (%s sessions)", (
       expect(user!.emailVerified).toBeNull()
       expect((await browser.session())?.user?.email).toBe(email)
       const link = linkIn(await mailbox.nextFor(email))
-      await new Browser(config).fetch(`${link.pathname}${link.search}`)
+      await followLink(new Browser(config), `${link.pathname}${link.search}`)
       expect((await adapter.getUserByEmail!(email))!.emailVerified).toBeInstanceOf(Date)
     })
   })

@@ -7,6 +7,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
 } from "../../src/adapters.js"
@@ -19,6 +20,8 @@ export interface MemoryAdapter extends Adapter {
   counters: Map<string, { count: number; expires: Date }>
   authenticators: Map<string, AdapterAuthenticator>
   passwords: Map<string, string>
+  twoFactors: Map<string, AdapterTwoFactor>
+  recoveryCodes: Map<string, Set<string>>
 }
 
 const accountKey = (provider: string, providerAccountId: string) =>
@@ -32,8 +35,28 @@ export function memoryAdapter(): MemoryAdapter {
   const counters = new Map<string, { count: number; expires: Date }>()
   const authenticators = new Map<string, AdapterAuthenticator>()
   const passwords = new Map<string, string>()
+  const twoFactors = new Map<string, AdapterTwoFactor>()
+  const recoveryCodes = new Map<string, Set<string>>()
   return {
     passwords,
+    twoFactors,
+    recoveryCodes,
+    getTwoFactor(userId) {
+      return twoFactors.get(userId) ?? null
+    },
+    setTwoFactor(twoFactor) {
+      twoFactors.set(twoFactor.userId, { ...twoFactor })
+    },
+    deleteTwoFactor(userId) {
+      recoveryCodes.delete(userId)
+      return twoFactors.delete(userId)
+    },
+    setRecoveryCodes(userId, hashes) {
+      recoveryCodes.set(userId, new Set(hashes))
+    },
+    useRecoveryCode(userId, hash) {
+      return recoveryCodes.get(userId)?.delete(hash) ?? false
+    },
     counters,
     authenticators,
     users,
@@ -69,6 +92,8 @@ export function memoryAdapter(): MemoryAdapter {
         if (authenticator.userId === id) authenticators.delete(key)
       }
       passwords.delete(id)
+      twoFactors.delete(id)
+      recoveryCodes.delete(id)
       return user
     },
     linkAccount(account) {

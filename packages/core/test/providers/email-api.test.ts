@@ -29,6 +29,7 @@ import {
   type Reply,
 } from "../helpers/mail-api-server.js"
 import { memoryAdapter, type MemoryAdapter } from "../helpers/memory-adapter.js"
+import { followLink } from "../helpers/continue-page.js"
 import { Browser, ORIGIN, testConfig } from "../helpers/request.js"
 
 const KEY = "key-0123456789abcdef"
@@ -211,7 +212,7 @@ describe.each(cases)("$id", (c) => {
       })
     }
 
-    const signedIn = await browser.fetch(path(link))
+    const signedIn = await followLink(browser, path(link))
     expect(signedIn.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
     expect((await browser.session())?.user?.email).toBe(address)
     expect([...adapter.accounts.values()]).toEqual([

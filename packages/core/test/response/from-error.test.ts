@@ -158,6 +158,12 @@ const table: Row[] = [
     destination: toError("Verification"),
   },
   {
+    name: "EmailCodeError",
+    type: "EmailCodeError",
+    kind: "error",
+    destination: { page: "verifyRequest", error: "Verification", code: "wrong_code" },
+  },
+  {
     name: "WebAuthnVerificationError",
     type: "WebAuthnVerificationError",
     kind: "signIn",
@@ -174,6 +180,12 @@ const table: Row[] = [
     type: "AccountError",
     kind: "signIn",
     destination: { page: "account", error: "AccountError", code: "not_found" },
+  },
+  {
+    name: "TwoFactorError",
+    type: "TwoFactorError",
+    kind: "signIn",
+    destination: { page: "twoFactor", error: "TwoFactorError", code: "wrong_code" },
   },
 ]
 

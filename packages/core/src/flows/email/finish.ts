@@ -1,5 +1,7 @@
 /**
- * `GET {basePath}/callback/<email provider>?token=…&email=…`: the user followed the link.
+ * The link's token redeemed: `POST {basePath}/callback/<email provider>` from the "Continue
+ * signing in" page the link opens (`token`, `email` in the body), or the link's own GET when the
+ * provider's `continuePage` is off (`?token=…&email=…`).
  *
  * A browser signed in as another user than the address's is refused first, before the token is
  * spent — unless it asked for this link itself, and then switches users (see `signed-in.ts`).
@@ -48,13 +50,25 @@ export interface EmailSignIn {
   switchesUser: boolean
 }
 
+/** What the link carries. */
+export interface EmailLink {
+  token: unknown
+  email: unknown
+}
+
 /** Redeems the link's token; returns the identity to sign in. */
 export async function finishEmailSignIn(
   ctx: ActionContext,
   provider: EmailConfig,
+  { token, email }: EmailLink,
 ): Promise<EmailSignIn> {
-  const { token, email } = ctx.request.query
-  if (!token || !email || token.length > MAX_TOKEN_LENGTH) {
+  if (
+    typeof token !== "string" ||
+    typeof email !== "string" ||
+    !token ||
+    !email ||
+    token.length > MAX_TOKEN_LENGTH
+  ) {
     throw new Verification("The sign-in link has no usable token or address")
   }
   let address: string
@@ -82,14 +96,19 @@ export async function finishEmailSignIn(
   }
   if (!(expires > Date.now())) throw new Verification("The sign-in link has expired")
   if (asked) forgetLinkRequest(ctx)
+  return { identity: await emailIdentity(ctx, provider, address), switchesUser }
+}
 
+/** Who a proven address signs in as: its stored user, or a new one with the address verified. */
+export async function emailIdentity(
+  ctx: ActionContext,
+  provider: EmailConfig,
+  address: string,
+): Promise<Identity> {
   const adapter = emailAdapter(ctx)
   const stored = await callAdapter("getUserByEmail", () => adapter.getUserByEmail(address))
   return {
-    identity: {
-      user: stored ?? { id: address, email: address, emailVerified: new Date() },
-      account: { provider: provider.id, type: "email", providerAccountId: address },
-    },
-    switchesUser,
+    user: stored ?? { id: address, email: address, emailVerified: new Date() },
+    account: { provider: provider.id, type: "email", providerAccountId: address },
   }
 }

@@ -3,8 +3,9 @@
  *
  * The address is normalized and checked, the rate limits counted, the `signIn` callback asked
  * (`email.verificationRequest: true`; a URL it returns is where the user goes instead, and no
- * mail is sent), a token created and stored hashed, the mail sent, and the browser remembers
- * that it asked (see `binding.ts`); the user is sent to the "check your email" page.
+ * mail is sent), a token created and stored hashed — and, with the provider's `code` on, a short
+ * code (`code.ts`) — the mail sent, and the browser remembers that it asked (see `binding.ts`);
+ * the user is sent to the "check your email" page.
  */
 import { logThrottled, moreLikeIt, reasonOf } from "../../lib/log-throttle.js"
 import type { ActionContext } from "../../actions/context.js"
@@ -17,6 +18,8 @@ import type { User } from "../../types.js"
 import { normalizeAddress } from "./address.js"
 import { emailAdapter } from "./adapter.js"
 import { bindLinkToBrowser } from "./binding.js"
+import { codeRequest, issueCode } from "./code.js"
+import { codeSettings } from "./code-options.js"
 import { withinRateLimit } from "./rate-limit.js"
 import { newToken, hashToken } from "./token.js"
 
@@ -88,10 +91,12 @@ export async function startEmailSignIn(
   const next = verifyRequestUrl(ctx, provider, address)
 
   const expires = new Date(Date.now() + (provider.maxAge ?? DEFAULT_EMAIL_MAX_AGE) * 1000)
+  const codes = codeSettings(provider)
+  const request = codes && codeRequest(codes, expires, callbackUrl)
   if (!(await withinRateLimit(ctx, provider, address))) {
     ctx.logger.debug("email sign-in: rate limit reached, no mail sent", { provider: provider.id })
     // The same answer as a sent link, cookie included: the limit shows in nothing.
-    await bindLinkToBrowser(ctx, provider, address, expires)
+    await bindLinkToBrowser(ctx, provider, address, expires, request)
     return next
   }
   const elsewhere = await allowLink(ctx, provider, await candidateUser(ctx, address))
@@ -109,6 +114,7 @@ export async function startEmailSignIn(
     expires,
   }
   await callAdapter("createVerificationToken", () => adapter.createVerificationToken(stored))
+  const code = codes && request && (await issueCode(ctx, provider, codes, address, request))
   try {
     await provider.sendVerificationRequest({
       identifier: address,
@@ -118,6 +124,7 @@ export async function startEmailSignIn(
       token,
       theme: ctx.config.theme,
       request: ctx.request.request,
+      ...(code && request ? { code, codeExpires: request.expires } : {}),
     })
   } catch (error) {
     // The user sees EmailSignin; the operator must see why (an SMTP server down, a bad password):
@@ -132,6 +139,6 @@ export async function startEmailSignIn(
     )
     throw failure
   }
-  await bindLinkToBrowser(ctx, provider, address, expires)
+  await bindLinkToBrowser(ctx, provider, address, expires, request)
   return next
 }

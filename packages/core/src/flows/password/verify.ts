@@ -1,6 +1,7 @@
 /**
- * `GET {basePath}/verify-email/<id>?token=…`: the link of a sign-up mail was followed, which
- * proves that whoever asked controls the address.
+ * `POST {basePath}/verify-email/<id>` with `token`, from the "Confirm your address" page the link
+ * of a sign-up mail opens (or the link's own GET, with the provider's `continuePage: false`):
+ * the link was followed, which proves that whoever asked controls the address.
  *
  * - A sign-up link (`signup`): the account is created with the address verified and the chosen
  *   password; or, when the address has an account by now, that account gets the password (the
@@ -75,9 +76,13 @@ async function finishVerify(ctx: ActionContext, claims: LinkClaims): Promise<Ada
   return markVerified(ctx, user)
 }
 
-/** Redeems the link; returns where the user goes. */
-export async function verifyEmail(ctx: ActionContext, provider: PasswordConfig): Promise<string> {
-  const claims = await spendLinkToken(ctx, ctx.request.query.token, ["signup", "verify"])
+/** Redeems the link's token; returns where the user goes. */
+export async function verifyEmail(
+  ctx: ActionContext,
+  provider: PasswordConfig,
+  token: unknown,
+): Promise<string> {
+  const claims = await spendLinkToken(ctx, token, ["signup", "verify"])
   const { user, isNewUser } =
     claims.purpose === "signup"
       ? await finishSignUp(ctx, claims)

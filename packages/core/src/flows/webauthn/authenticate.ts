@@ -111,5 +111,6 @@ export async function verifyAuthentication(
   return {
     user,
     account: { ...key, type: "webauthn", userId: user.id },
+    userVerified: data.userVerified,
   }
 }

@@ -1,0 +1,176 @@
+/**
+ * Two-factor authentication's actions (`twoFactor` in the configuration):
+ *
+ * ```
+ * GET|POST {basePath}/two-factor                 the code step of a pending sign-in
+ * GET|POST {basePath}/two-factor/setup           set up an authenticator app (signed in, or a
+ *                                                pending sign-in that must set one up)
+ * POST     {basePath}/two-factor/disable         turn it off (a code required)
+ * POST     {basePath}/two-factor/recovery-codes  new recovery codes (a code required)
+ * ```
+ *
+ * Posts answer with redirects, or — the setup and new recovery codes — with the recovery codes:
+ * a page, or `{ url, recoveryCodes }` with `X-Auth-Return-Redirect: 1` (integrations' forms).
+ */
+import type { AdapterUser } from "../adapters.js"
+import { TwoFactorError, UnknownAction } from "../errors.js"
+import { htmlResponse } from "../response/html.js"
+import { redirectTo } from "../response/redirect.js"
+import { ensureCSRFToken } from "../security/csrf.js"
+import { resolveCallbackUrl } from "../security/redirect.js"
+import { readDatabaseSession } from "../session/database-strategy.js"
+import { emitEvent } from "../session/events.js"
+import { startSession } from "../session/establish.js"
+import { signedInUserId } from "../session/signed-in.js"
+import type { ResponseInternal } from "../types.js"
+import type { ActionContext } from "./context.js"
+
+async function flows() {
+  const [pending, enrol, verify] = await Promise.all([
+    import("../flows/two-factor/pending.js"),
+    import("../flows/two-factor/enrol.js"),
+    import("../flows/two-factor/verify.js"),
+  ])
+  return { ...pending, ...enrol, ...verify }
+}
+
+function requireTwoFactor(ctx: ActionContext): void {
+  if (!ctx.config.twoFactor) throw new UnknownAction("Two-factor authentication is not configured")
+}
+
+/** The sub-action in the path: `/two-factor[/<step>]`. */
+function stepOf(ctx: ActionContext): "" | "setup" | "disable" | "recovery-codes" {
+  const step = ctx.request.providerId ?? ""
+  if (step === "" || step === "setup" || step === "disable" || step === "recovery-codes")
+    return step
+  throw new UnknownAction("Unknown two-factor step")
+}
+
+/** The signed-in user, or `TwoFactorError("signed_out")`. */
+async function signedInUser(ctx: ActionContext): Promise<AdapterUser> {
+  const { userById } = await flows()
+  const id = await signedInUserId(ctx)
+  const user = id ? await userById(ctx, id) : null
+  if (!user) throw new TwoFactorError("no session", { code: "signed_out" })
+  return user
+}
+
+/** The request's database session token, to keep while ending the user's others. */
+async function currentToken(ctx: ActionContext): Promise<string | undefined> {
+  if (ctx.config.session.strategy !== "database") return undefined
+  return (await readDatabaseSession(ctx, { touch: false }))?.session.sessionToken
+}
+
+/** The recovery codes, as a page or as JSON for integrations. */
+async function showCodes(
+  ctx: ActionContext,
+  codes: string[],
+  continueUrl: string,
+  cookies?: ResponseInternal["cookies"],
+): Promise<ResponseInternal> {
+  if (ctx.returnRedirect)
+    return { status: 200, body: { url: continueUrl, recoveryCodes: codes }, cookies }
+  const { renderRecoveryCodesPage } = await import("../pages/two-factor.js")
+  return {
+    ...htmlResponse(renderRecoveryCodesPage({ theme: ctx.config.theme, codes, continueUrl })),
+    cookies,
+  }
+}
+
+export async function twoFactorPage(ctx: ActionContext): Promise<ResponseInternal> {
+  requireTwoFactor(ctx)
+  const step = stepOf(ctx)
+  const { pendingSignIn } = await flows()
+  const pending = await pendingSignIn(ctx)
+  if (step === "setup") return setupPage(ctx, pending?.mode === "enrol" ? pending.userId : null)
+  if (step !== "") throw new UnknownAction("This two-factor step is posted")
+  if (!pending) throw new TwoFactorError("no pending sign-in", { code: "expired" })
+  if (pending.mode === "enrol") return redirectTo(ctx, `${ctx.actionBase}/two-factor/setup`)
+  const { renderTwoFactorPage } = await import("../pages/two-factor.js")
+  return htmlResponse(
+    renderTwoFactorPage({
+      theme: ctx.config.theme,
+      csrfToken: await ensureCSRFToken(ctx),
+      action: `${ctx.actionBase}/two-factor`,
+      code: ctx.request.query.error ? ctx.request.query.code : undefined,
+    }),
+  )
+}
+
+async function setupPage(ctx: ActionContext, pendingUserId: string | null) {
+  const { beginSetup, userById } = await flows()
+  const user = pendingUserId ? await userById(ctx, pendingUserId) : await signedInUser(ctx)
+  if (!user) throw new TwoFactorError("no pending sign-in", { code: "expired" })
+  const setup = await beginSetup(ctx, user)
+  const [{ renderTwoFactorSetupPage }, { qrSvg }] = await Promise.all([
+    import("../pages/two-factor.js"),
+    import("../lib/qr.js"),
+  ])
+  return htmlResponse(
+    renderTwoFactorSetupPage({
+      theme: ctx.config.theme,
+      csrfToken: await ensureCSRFToken(ctx),
+      action: `${ctx.actionBase}/two-factor/setup`,
+      qrSvg: qrSvg(setup.uri, { label: "QR code for your authenticator app" }),
+      secret: setup.secret,
+      setup: setup.setup,
+      replacing: setup.replacing,
+      callbackUrl: pendingUserId ? undefined : await resolveCallbackUrl(ctx),
+      code: ctx.request.query.error ? ctx.request.query.code : undefined,
+    }),
+  )
+}
+
+export async function twoFactorPost(ctx: ActionContext): Promise<ResponseInternal> {
+  requireTwoFactor(ctx)
+  const step = stepOf(ctx)
+  if (step === "") return verifyCode(ctx)
+  if (step === "setup") return confirmSetupPost(ctx)
+  const user = await signedInUser(ctx)
+  const { disable, regenerateRecoveryCodes } = await flows()
+  if (step === "disable") {
+    await disable(ctx, user)
+    return redirectTo(ctx, await resolveCallbackUrl(ctx))
+  }
+  return showCodes(ctx, await regenerateRecoveryCodes(ctx, user), await resolveCallbackUrl(ctx))
+}
+
+/** The code step: the pending sign-in gets its session once the code matches. */
+async function verifyCode(ctx: ActionContext): Promise<ResponseInternal> {
+  const { pendingSignIn, dropSignIn, userById, checkSecondFactor } = await flows()
+  const pending = await pendingSignIn(ctx)
+  if (!pending || pending.mode !== "verify") {
+    dropSignIn(ctx)
+    throw new TwoFactorError("no pending sign-in", { code: "expired" })
+  }
+  const user = await userById(ctx, pending.userId)
+  if (!user) {
+    dropSignIn(ctx)
+    throw new TwoFactorError("the pending sign-in's user is gone", { code: "expired" })
+  }
+  const method = await checkSecondFactor(ctx, user, ctx.request.body, "twoFactor")
+  dropSignIn(ctx)
+  const { account, profile, isNewUser, callbackUrl } = pending
+  const { redirect } = await startSession(ctx, { user, account, profile, isNewUser }, callbackUrl)
+  await emitEvent(ctx, "twoFactorVerified", { user, method })
+  return redirectTo(ctx, redirect)
+}
+
+/** A setup confirmed: by a pending sign-in that had to set one up, or a signed-in user. */
+async function confirmSetupPost(ctx: ActionContext): Promise<ResponseInternal> {
+  const { pendingSignIn, dropSignIn, userById, confirmSetup } = await flows()
+  const pending = await pendingSignIn(ctx)
+  if (pending?.mode === "enrol") {
+    const user = await userById(ctx, pending.userId)
+    if (!user) throw new TwoFactorError("the pending sign-in's user is gone", { code: "expired" })
+    const codes = await confirmSetup(ctx, user, undefined)
+    dropSignIn(ctx)
+    const { account, profile, isNewUser, callbackUrl } = pending
+    const { redirect } = await startSession(ctx, { user, account, profile, isNewUser }, callbackUrl)
+    await emitEvent(ctx, "twoFactorVerified", { user, method: "totp" })
+    return showCodes(ctx, codes, redirect)
+  }
+  const user = await signedInUser(ctx)
+  const codes = await confirmSetup(ctx, user, await currentToken(ctx))
+  return showCodes(ctx, codes, await resolveCallbackUrl(ctx))
+}

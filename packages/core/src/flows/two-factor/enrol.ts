@@ -1,0 +1,112 @@
+/**
+ * Turning a second factor on, replacing it, turning it off, and new recovery codes.
+ *
+ * Setting one up shows a new secret (QR code and text) and asks for a code it makes: the code
+ * proves the authenticator app holds the secret before the account depends on it. The secret
+ * travels in the form, sealed with the user's id (encrypted and authenticated: not readable,
+ * not movable to another account), and is stored only once the code matches. Replacing a
+ * factor asks for a code of the current one too; turning it off and new recovery codes ask
+ * for a code (or a recovery code) — a session alone changes nothing here.
+ *
+ * Turning it on ends the user's other database sessions: whoever held one without the second
+ * factor (perhaps with a stolen password) is out.
+ */
+import type { ActionContext } from "../../actions/context.js"
+import type { AdapterUser } from "../../adapters.js"
+import { TwoFactorError } from "../../errors.js"
+import { callAdapter, requireMethods } from "../../session/adapter-call.js"
+import { emitEvent } from "../../session/events.js"
+import { endSessions } from "../password/common.js"
+import {
+  newRecoveryCodes,
+  removeSecondFactor,
+  sealSecret,
+  storedSecret,
+  storeSecret,
+  unsealSecret,
+} from "./store.js"
+import { newTotpSecret, otpauthUri } from "./totp.js"
+import { checkSecondFactor, checkTotp } from "./verify.js"
+
+/** A setup in progress: what the page shows and posts back. */
+export interface TwoFactorSetup {
+  /** The new secret, base32. */
+  secret: string
+  /** The `otpauth://` URI for authenticator apps. */
+  uri: string
+  /** The sealed secret, posted back with the code as `setup`. */
+  setup: string
+  /** Whether the user has a factor already (its code is asked too). */
+  replacing: boolean
+}
+
+/** The name apps show: `twoFactor.issuer`, else the site's host. */
+function issuerOf(ctx: ActionContext): string {
+  return ctx.config.twoFactor?.issuer ?? new URL(ctx.origin).host
+}
+
+/** A new secret for the user, ready to be shown. */
+export async function beginSetup(ctx: ActionContext, user: AdapterUser): Promise<TwoFactorSetup> {
+  const secret = newTotpSecret()
+  return {
+    secret,
+    uri: otpauthUri({ issuer: issuerOf(ctx), account: user.email || user.id, secret }),
+    setup: await sealSecret(ctx, user.id, secret),
+    replacing: (await storedSecret(ctx, user.id)) !== null,
+  }
+}
+
+/** The secret of a posted setup, if it was sealed for this user. */
+async function openSetup(ctx: ActionContext, user: AdapterUser, value: unknown): Promise<string> {
+  const secret = await unsealSecret(ctx, user.id, value)
+  if (!secret)
+    throw new TwoFactorError("the setup is not this user's", {
+      code: "wrong_code",
+      page: "twoFactorSetup",
+    })
+  return secret
+}
+
+/**
+ * Confirms a setup with a code of the new secret (and of the current one when replacing);
+ * stores it and returns the new recovery codes, to be shown once.
+ */
+export async function confirmSetup(
+  ctx: ActionContext,
+  user: AdapterUser,
+  keepSession: string | undefined,
+): Promise<string[]> {
+  const { body } = ctx.request
+  const secret = await openSetup(ctx, user, body.setup)
+  if ((await storedSecret(ctx, user.id)) !== null)
+    await checkSecondFactor(ctx, user, { code: body.currentCode }, "twoFactorSetup")
+  await checkTotp(ctx, user, secret, body.code, "twoFactorSetup")
+  await storeSecret(ctx, user.id, secret)
+  const codes = await newRecoveryCodes(ctx, user.id)
+  await endSessions(ctx, user.id, keepSession ?? "")
+  await emitEvent(ctx, "twoFactorEnrolled", { user })
+  return codes
+}
+
+/** Turns the user's second factor off, with a code (or a recovery code) of it. */
+export async function disable(ctx: ActionContext, user: AdapterUser): Promise<void> {
+  const { body } = ctx.request
+  await checkSecondFactor(ctx, user, body, "account")
+  await removeSecondFactor(ctx, user.id)
+  await emitEvent(ctx, "twoFactorDisabled", { user })
+}
+
+/** New recovery codes (the old ones stop working), with a code of the factor. */
+export async function regenerateRecoveryCodes(
+  ctx: ActionContext,
+  user: AdapterUser,
+): Promise<string[]> {
+  await checkSecondFactor(ctx, user, { code: ctx.request.body.code }, "account")
+  return newRecoveryCodes(ctx, user.id)
+}
+
+/** The stored user with this id (for the pending sign-in's user). */
+export async function userById(ctx: ActionContext, id: string): Promise<AdapterUser | null> {
+  const adapter = requireMethods(ctx.config.adapter!, ["getUser"], "two-factor authentication")
+  return callAdapter("getUser", () => adapter.getUser(id))
+}

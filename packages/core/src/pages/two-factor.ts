@@ -1,0 +1,166 @@
+/**
+ * The built-in pages of two-factor authentication: the code step of a sign-in, setting up an
+ * authenticator app (a QR code drawn as inline SVG, and the secret to type by hand), and the
+ * recovery codes, shown once. Plain forms: no script.
+ */
+import { html, raw, safeUrl, type SafeHtml } from "./html.js"
+import { layout } from "./layout.js"
+import type { RenderedPage } from "./types.js"
+import type { Theme } from "../types.js"
+
+const SAFE_CODE = /^[A-Za-z0-9_-]{1,64}$/
+
+const MESSAGES: Record<string, string> = {
+  wrong_code: "That code is not right. Check your authenticator app and try again.",
+  replayed_code: "That code was used already: wait for the next one.",
+  rate_limited: "Too many attempts: wait a few minutes and try again.",
+  expired: "The sign-in took too long: sign in again.",
+  not_enrolled: "Two-factor authentication is not set up for this account.",
+  signed_out: "You are signed out: sign in again, then try again.",
+}
+
+/** What the pages say for a `TwoFactorError` code; a generic message for any other. */
+export function twoFactorErrorMessage(code: string | undefined): string | undefined {
+  if (typeof code !== "string" || code === "") return undefined
+  return Object.hasOwn(MESSAGES, code) ? MESSAGES[code] : "Something went wrong. Please try again."
+}
+
+function alert(code: string | undefined): SafeHtml | "" {
+  const message = twoFactorErrorMessage(code)
+  if (!message) return ""
+  return html`<div class="alert" role="alert">
+    <p>${message}</p>
+    ${code && SAFE_CODE.test(code) ? html`<p class="code">Code: <code>${code}</code></p>` : ""}
+  </div>`
+}
+
+function codeField(name: string, label: string): SafeHtml {
+  return html`<div class="field">
+    <label for="latch-${name}">${label}</label>
+    <input
+      id="latch-${name}"
+      name="${name}"
+      type="text"
+      inputmode="numeric"
+      autocomplete="one-time-code"
+      pattern="[0-9 ]{6,7}"
+      maxlength="7"
+      required
+    />
+  </div>`
+}
+
+/** The code step of a sign-in. */
+export interface TwoFactorPageProps {
+  theme: Theme
+  csrfToken: string
+  /** Where the forms post: `{basePath}/two-factor`. */
+  action: string
+  /** A `TwoFactorError` code from the last try. */
+  code?: string
+}
+
+export function renderTwoFactorPage(props: TwoFactorPageProps): RenderedPage {
+  const csrf = html`<input type="hidden" name="csrfToken" value="${props.csrfToken}" />`
+  const body = html`<h1>Two-factor authentication</h1>
+    <p class="lead">Enter the 6-digit code from your authenticator app.</p>
+    ${alert(props.code)}
+    <form method="post" action="${safeUrl(props.action)}">
+      ${csrf} ${codeField("code", "Code")}
+      <button type="submit" class="button primary">Verify</button>
+    </form>
+    <details>
+      <summary>Use a recovery code</summary>
+      <form method="post" action="${safeUrl(props.action)}">
+        ${csrf}
+        <div class="field">
+          <label for="latch-recovery-code">Recovery code</label>
+          <input
+            id="latch-recovery-code"
+            name="recoveryCode"
+            type="text"
+            autocomplete="off"
+            autocapitalize="none"
+            spellcheck="false"
+            required
+          />
+        </div>
+        <button type="submit" class="button">Use recovery code</button>
+      </form>
+    </details>`
+  return {
+    status: 200,
+    html: layout({ title: "Two-factor authentication", theme: props.theme, body }),
+  }
+}
+
+/** Setting up an authenticator app. */
+export interface TwoFactorSetupPageProps {
+  theme: Theme
+  csrfToken: string
+  /** Where the form posts: `{basePath}/two-factor/setup`. */
+  action: string
+  /** The QR code of the `otpauth://` URI, as inline SVG (made by Latch, trusted). */
+  qrSvg: string
+  /** The secret, base32, for typing by hand. */
+  secret: string
+  /** The sealed secret, posted back with the code. */
+  setup: string
+  /** Whether the user has a factor already, whose code is asked too (a new authenticator). */
+  replacing: boolean
+  callbackUrl?: string
+  code?: string
+}
+
+/** The secret in groups of four, as apps show and people type it. */
+function grouped(secret: string): string {
+  return secret.replace(/(.{4})(?=.)/g, "$1 ")
+}
+
+export function renderTwoFactorSetupPage(props: TwoFactorSetupPageProps): RenderedPage {
+  const body = html`<h1>Set up two-factor authentication</h1>
+    <p class="lead">
+      Scan this code with an authenticator app (or type the key below), then enter the 6-digit code
+      it shows.
+    </p>
+    ${alert(props.code)}
+    <div class="qr">${raw(props.qrSvg)}</div>
+    <p class="secret">Key: <code>${grouped(props.secret)}</code></p>
+    <form method="post" action="${safeUrl(props.action)}">
+      <input type="hidden" name="csrfToken" value="${props.csrfToken}" />
+      <input type="hidden" name="setup" value="${props.setup}" />
+      ${
+        typeof props.callbackUrl === "string"
+          ? html`<input type="hidden" name="callbackUrl" value="${props.callbackUrl}" />`
+          : ""
+      }
+      ${props.replacing ? codeField("currentCode", "Code from your current authenticator") : ""}
+      ${codeField("code", props.replacing ? "Code from the new authenticator" : "Code")}
+      <button type="submit" class="button primary">Turn on</button>
+    </form>`
+  return {
+    status: 200,
+    html: layout({ title: "Set up two-factor authentication", theme: props.theme, body }),
+  }
+}
+
+/** The recovery codes, shown once. */
+export interface RecoveryCodesPageProps {
+  theme: Theme
+  codes: string[]
+  /** Where "Continue" leads. */
+  continueUrl: string
+}
+
+export function renderRecoveryCodesPage(props: RecoveryCodesPageProps): RenderedPage {
+  const body = html`<h1>Your recovery codes</h1>
+    <p class="lead">
+      Keep these codes somewhere safe. Each one signs you in once if you lose your authenticator.
+      They are shown only now.
+    </p>
+    <ul class="recovery-codes">
+      ${props.codes.map((code) => html`<li><code>${code}</code></li>`)}
+    </ul>
+    <p><a class="button primary" href="${safeUrl(props.continueUrl)}">Continue</a></p>`
+  return { status: 200, html: layout({ title: "Your recovery codes", theme: props.theme, body }) }
+}

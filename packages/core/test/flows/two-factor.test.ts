@@ -1,0 +1,429 @@
+/**
+ * Two-factor authentication through `Auth()`: once a user turns it on, no primary method —
+ * credentials, password, OAuth (a real OpenID Provider), passkey — yields a session before the
+ * code; wrong, replayed and late codes fail with coded errors; a recovery code works once;
+ * turning it off or getting new codes needs a code. On both session strategies.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
+import { TOTP_PERIOD, totpAt } from "../../src/flows/two-factor/totp.js"
+import { getTwoFactorStatus } from "../../src/index.js"
+import { hashPassword } from "../../src/password/hash.js"
+import Credentials from "../../src/providers/credentials.js"
+import Passkey from "../../src/providers/passkey.js"
+import Password from "../../src/providers/password.js"
+import type { AuthConfig, TwoFactorOptions } from "../../src/types.js"
+import { SoftAuthenticator } from "../helpers/authenticator.js"
+import { memoryAdapter, type MemoryAdapter } from "../helpers/memory-adapter.js"
+import { followLink } from "../helpers/continue-page.js"
+import { CLIENTS, login, startOP, type OP } from "../helpers/oidc-provider.js"
+import Email from "../../src/providers/email.js"
+import { Browser, ORIGIN, SECRET } from "../helpers/request.js"
+
+const FAST = { ln: 10, r: 8, p: 1 }
+const PASSWORD = "correct horse battery"
+/** The links the email provider "sent". */
+const mailedLinks: string[] = []
+
+let op: OP
+beforeAll(async () => {
+  op = await startOP()
+})
+afterAll(async () => {
+  await op?.stop()
+})
+afterEach(() => vi.useRealTimers())
+
+type Events = Record<
+  | "signIn"
+  | "twoFactorEnrolled"
+  | "twoFactorVerified"
+  | "twoFactorFailed"
+  | "recoveryCodeUsed"
+  | "twoFactorDisabled",
+  ReturnType<typeof vi.fn<(message: unknown) => void>>
+>
+
+function setup(strategy: "jwt" | "database", twoFactor: TwoFactorOptions = {}) {
+  const adapter: MemoryAdapter = memoryAdapter()
+  const events: Events = {
+    signIn: vi.fn(),
+    twoFactorEnrolled: vi.fn(),
+    twoFactorVerified: vi.fn(),
+    twoFactorFailed: vi.fn(),
+    recoveryCodeUsed: vi.fn(),
+    twoFactorDisabled: vi.fn(),
+  }
+  const config: AuthConfig = {
+    secret: SECRET,
+    trustHost: true,
+    adapter,
+    session: { strategy },
+    experimental: { enableWebAuthn: true },
+    twoFactor,
+    providers: [
+      Password({ scrypt: FAST, sendMail: () => {} }),
+      Credentials({
+        credentials: { username: {}, password: { type: "password" } },
+        authorize: async ({ username, password }) =>
+          username === "ada" && password === PASSWORD
+            ? await adapter.getUserByEmail!("ada@example.com")
+            : null,
+      }),
+      { id: "op", name: "Test OP", type: "oidc", issuer: op.issuer, ...CLIENTS.basic },
+      Email({
+        sendVerificationRequest: ({ url }) => {
+          mailedLinks.push(url)
+        },
+      }),
+      // "preferred": a passkey may sign in without verifying the user, and then asks a code.
+      Passkey({ userVerification: "preferred" }),
+    ],
+    events,
+    logger: { error: vi.fn(), warn: () => {}, debug: () => {} },
+  }
+  return { adapter, config, events }
+}
+
+async function ada(adapter: MemoryAdapter, email = "ada@example.com") {
+  const user = await adapter.createUser!({
+    id: crypto.randomUUID(),
+    email,
+    emailVerified: new Date("2026-01-01"),
+  })
+  adapter.passwords.set(user.id, await hashPassword(PASSWORD, FAST))
+  return user
+}
+
+async function post(browser: Browser, path: string, form: Record<string, string> = {}) {
+  const csrfToken = await browser.csrfToken()
+  const response = await browser.fetch(path, { form: { csrfToken, ...form } })
+  const location = response.headers.get("location")
+  return { response, location: location ? new URL(location) : null }
+}
+
+const passwordSignIn = (browser: Browser, email = "ada@example.com") =>
+  post(browser, "/auth/callback/password", { email, password: PASSWORD, callbackUrl: "/home" })
+
+/** The code of the secret for the step `offset` steps from now. */
+const codeAt = (secret: string, offset = 0) =>
+  totpAt(secret, Date.now() + offset * TOTP_PERIOD * 1000)
+
+/** A signed-in browser turns two-factor authentication on through the setup page. */
+async function enrol(browser: Browser) {
+  const page = await browser.fetch("/auth/two-factor/setup")
+  expect(page.status).toBe(200)
+  const html = await page.text()
+  expect(html).toContain("<svg")
+  const setupValue = /name="setup" value="([^"]+)"/.exec(html)![1]!
+  const secret = /Key: <code>([A-Z2-7 ]+)<\/code>/.exec(html)![1]!.replace(/ /g, "")
+  const csrfToken = await browser.csrfToken()
+  const response = await browser.fetch("/auth/two-factor/setup", {
+    form: { csrfToken, setup: setupValue, code: await codeAt(secret, -1), callbackUrl: "/profile" },
+  })
+  expect(response.status).toBe(200)
+  const codes = [
+    ...(await response.text()).matchAll(/<li><code>([a-z2-7]{5}-[a-z2-7]{5})<\/code>/g),
+  ].map((match) => match[1]!)
+  expect(codes).toHaveLength(10)
+  return { secret, recoveryCodes: codes }
+}
+
+/** Ada, with a password and two-factor authentication on; signed out. */
+async function adaWithTwoFactor(strategy: "jwt" | "database", options: TwoFactorOptions = {}) {
+  const context = setup(strategy, options)
+  const user = await ada(context.adapter)
+  const browser = new Browser(context.config)
+  await passwordSignIn(browser)
+  expect(await browser.session()).not.toBeNull()
+  const enrolled = await enrol(browser)
+  return { ...context, user, ...enrolled }
+}
+
+describe.each(["database", "jwt"] as const)(
+  "two-factor authentication (%s sessions)",
+  (strategy) => {
+    it("signs in with a password, then the code; no session before it", async () => {
+      const { config, secret, events, user } = await adaWithTwoFactor(strategy)
+      const browser = new Browser(config)
+      const { location } = await passwordSignIn(browser)
+      expect(location!.href).toBe(`${ORIGIN}/auth/two-factor`)
+      expect(await browser.session()).toBeNull()
+      const page = await browser.fetch("/auth/two-factor")
+      expect(await page.text()).toContain('autocomplete="one-time-code"')
+
+      const done = await post(browser, "/auth/two-factor", { code: await codeAt(secret, 1) })
+      expect(done.location!.href).toBe(`${ORIGIN}/home`)
+      expect((await browser.session())?.user?.email).toBe("ada@example.com")
+      expect(events.twoFactorVerified).toHaveBeenCalledWith({
+        user: expect.objectContaining({ id: user.id }),
+        method: "totp",
+      })
+      // The pending state is gone with its use.
+      expect([...browser.cookies.keys()].some((name) => name.includes("two-factor"))).toBe(false)
+    })
+
+    it.each([
+      [
+        "credentials",
+        (browser: Browser) =>
+          post(browser, "/auth/callback/credentials", { username: "ada", password: PASSWORD }),
+      ],
+      [
+        "OAuth",
+        async (browser: Browser) => {
+          const start = await post(browser, "/auth/signin/op", { callbackUrl: "/home" })
+          const response = await browser.fetch(await login(browser, start.location!.href))
+          return { response, location: new URL(response.headers.get("location")!) }
+        },
+      ],
+      [
+        "email link",
+        async (browser: Browser) => {
+          await post(browser, "/auth/signin/email", {
+            email: "ada@example.com",
+            callbackUrl: "/home",
+          })
+          const response = await followLink(browser, mailedLinks.at(-1)!)
+          return { response, location: new URL(response.headers.get("location")!) }
+        },
+      ],
+    ])("stops a %s sign-in before its session", async (_, signIn) => {
+      const { adapter, config, secret, user } = await adaWithTwoFactor(strategy)
+      // The OP's alice is ada's account at the OP.
+      await adapter.linkAccount!({
+        userId: user.id,
+        type: "oidc",
+        provider: "op",
+        providerAccountId: "alice",
+      })
+      const browser = new Browser(config)
+      const { location } = await signIn(browser)
+      expect(location!.pathname).toBe("/auth/two-factor")
+      expect(await browser.session()).toBeNull()
+      await post(browser, "/auth/two-factor", { code: await codeAt(secret, 1) })
+      expect((await browser.session())?.user?.email).toBe("ada@example.com")
+    })
+
+    it("refuses a wrong code, a replayed one, and a late sign-in", async () => {
+      const { config, secret, events } = await adaWithTwoFactor(strategy)
+      const browser = new Browser(config)
+      await passwordSignIn(browser)
+      const wrong = await post(browser, "/auth/two-factor", { code: "000000" })
+      expect(wrong.location!.pathname).toBe("/auth/two-factor")
+      expect(wrong.location!.searchParams.get("error")).toBe("TwoFactorError")
+      expect(wrong.location!.searchParams.get("code")).toBe("wrong_code")
+      expect(await browser.session()).toBeNull()
+      expect(events.twoFactorFailed).toHaveBeenCalledWith(
+        expect.objectContaining({ reason: "wrong_code" }),
+      )
+
+      // The code used at enrolment (the previous step) is spent.
+      const replayed = await post(browser, "/auth/two-factor", { code: await codeAt(secret, -1) })
+      expect(replayed.location!.searchParams.get("code")).toBe("replayed_code")
+      const code = await codeAt(secret, 0)
+      await post(browser, "/auth/two-factor", { code })
+      expect(await browser.session()).not.toBeNull()
+      // The same code again, in another sign-in: refused.
+      const other = new Browser(config)
+      await passwordSignIn(other)
+      const again = await post(other, "/auth/two-factor", { code })
+      expect(again.location!.searchParams.get("code")).toBe("replayed_code")
+      expect(await other.session()).toBeNull()
+
+      // A sign-in that waited past its five minutes starts again.
+      const late = new Browser(config)
+      await passwordSignIn(late)
+      vi.useFakeTimers({ now: Date.now() + 301_000, toFake: ["Date"] })
+      const expired = await post(late, "/auth/two-factor", { code: await codeAt(secret, 0) })
+      expect(expired.location!.pathname).toBe("/auth/signin")
+      expect(expired.location!.searchParams.get("code")).toBe("expired")
+      expect(await late.session()).toBeNull()
+    })
+
+    it("has no pending state without a primary sign-in", async () => {
+      const { config, secret } = await adaWithTwoFactor(strategy)
+      const browser = new Browser(config)
+      const response = await post(browser, "/auth/two-factor", { code: await codeAt(secret, 1) })
+      expect(response.location!.searchParams.get("code")).toBe("expired")
+      expect(await browser.session()).toBeNull()
+      // A forged pending cookie is nobody's.
+      browser.cookies.set("latch.two-factor", "eyJhbGciOiJkaXIifQ..AAAA.AAAA.AAAA")
+      const forged = await post(browser, "/auth/two-factor", { code: await codeAt(secret, 1) })
+      expect(forged.location!.searchParams.get("code")).toBe("expired")
+    })
+
+    it("limits codes per account: the sixth is refused even if right", async () => {
+      const { config, secret } = await adaWithTwoFactor(strategy)
+      const browser = new Browser(config)
+      await passwordSignIn(browser)
+      // The enrolment counted one; four wrong ones more make five.
+      for (let i = 0; i < 4; i++) await post(browser, "/auth/two-factor", { code: "000000" })
+      const limited = await post(browser, "/auth/two-factor", { code: await codeAt(secret, 1) })
+      expect(limited.location!.searchParams.get("code")).toBe("rate_limited")
+      expect(limited.response.headers.get("retry-after")).toBe("900")
+      expect(await browser.session()).toBeNull()
+    })
+
+    it("takes a recovery code once", async () => {
+      const { config, recoveryCodes, events } = await adaWithTwoFactor(strategy)
+      const first = new Browser(config)
+      await passwordSignIn(first)
+      await post(first, "/auth/two-factor", { recoveryCode: recoveryCodes[3]!.toUpperCase() })
+      expect(await first.session()).not.toBeNull()
+      expect(events.recoveryCodeUsed).toHaveBeenCalledTimes(1)
+      const second = new Browser(config)
+      await passwordSignIn(second)
+      const reused = await post(second, "/auth/two-factor", { recoveryCode: recoveryCodes[3]! })
+      expect(reused.location!.searchParams.get("code")).toBe("wrong_code")
+      expect(await second.session()).toBeNull()
+    })
+
+    it("asks no code of a passkey that verified the user, and one of a passkey that did not", async () => {
+      const { adapter, config, secret, user } = await adaWithTwoFactor(strategy)
+      const authenticator = new SoftAuthenticator()
+      // Ada registers a passkey while signed in.
+      const browser = new Browser(config)
+      await passwordSignIn(browser)
+      await post(browser, "/auth/two-factor", { code: await codeAt(secret, 1) })
+      const registerOptions = await (
+        await browser.fetch("/auth/webauthn-options/passkey?action=register")
+      ).json()
+      const { credential, response } = authenticator.create(
+        { challenge: registerOptions.options.challenge, origin: ORIGIN, rpId: "localhost" },
+        registerOptions.options.user.id,
+      )
+      await post(browser, "/auth/callback/passkey", {
+        action: "register",
+        data: JSON.stringify(response),
+      })
+      expect([...adapter.authenticators.values()][0]).toMatchObject({ userId: user.id })
+
+      for (const userVerified of [true, false]) {
+        const fresh = new Browser(config)
+        const options = await (
+          await fresh.fetch("/auth/webauthn-options/passkey?action=authenticate")
+        ).json()
+        const assertion = authenticator.get(credential, {
+          challenge: options.options.challenge,
+          origin: ORIGIN,
+          rpId: "localhost",
+          flags: { userVerified },
+        })
+        const { location } = await post(fresh, "/auth/callback/passkey", {
+          action: "authenticate",
+          data: JSON.stringify(assertion),
+          callbackUrl: "/home",
+        })
+        if (userVerified) {
+          expect(location!.href).toBe(`${ORIGIN}/home`)
+          expect(await fresh.session()).not.toBeNull()
+        } else {
+          expect(location!.pathname).toBe("/auth/two-factor")
+          expect(await fresh.session()).toBeNull()
+        }
+      }
+    })
+
+    it("turns off only with a code, and gives new recovery codes only with one", async () => {
+      const { config, secret, adapter, user, events } = await adaWithTwoFactor(strategy)
+      const browser = new Browser(config)
+      await passwordSignIn(browser)
+      await post(browser, "/auth/two-factor", { code: await codeAt(secret, 1) })
+
+      const account = (await (await browser.fetch("/auth/account")).json()) as Record<
+        string,
+        unknown
+      >
+      expect(account.twoFactor).toEqual({ enabled: true })
+      const refused = await post(browser, "/auth/two-factor/disable", {
+        code: "123456",
+        callbackUrl: "/profile",
+      })
+      expect(refused.location!.searchParams.get("error")).toBe("TwoFactorError")
+      expect(adapter.twoFactors.has(user.id)).toBe(true)
+
+      const csrfToken = await browser.csrfToken()
+      const codes = await browser.fetch("/auth/two-factor/recovery-codes", {
+        form: { csrfToken, code: await codeAt(secret, 0) },
+        headers: { "x-auth-return-redirect": "1" },
+      })
+      const body = (await codes.json()) as { recoveryCodes: string[] }
+      expect(body.recoveryCodes).toHaveLength(10)
+
+      const disabled = await post(browser, "/auth/two-factor/disable", {
+        recoveryCode: body.recoveryCodes[0]!,
+        callbackUrl: "/profile",
+      })
+      expect(disabled.location!.href).toBe(`${ORIGIN}/profile`)
+      expect(adapter.twoFactors.has(user.id)).toBe(false)
+      expect(events.twoFactorDisabled).toHaveBeenCalledTimes(1)
+      const request = new Request(`${ORIGIN}/profile`, {
+        headers: { cookie: browser.cookieHeader() },
+      })
+      expect(await getTwoFactorStatus(request, config)).toEqual({ enabled: false })
+      expect(await getTwoFactorStatus(new Request(`${ORIGIN}/profile`), config)).toBeNull()
+      // Signing in asks no code any more.
+      const fresh = new Browser(config)
+      expect((await passwordSignIn(fresh)).location!.href).toBe(`${ORIGIN}/home`)
+    })
+
+    it("makes a required user set a factor up before the session, then shows the codes", async () => {
+      const { adapter, config, events } = setup(strategy, {
+        required: ({ user }) => user.email === "admin@example.com",
+      })
+      await ada(adapter, "admin@example.com")
+      const browser = new Browser(config)
+      const { location } = await passwordSignIn(browser, "admin@example.com")
+      expect(location!.pathname).toBe("/auth/two-factor")
+      expect(await browser.session()).toBeNull()
+      const step = await browser.fetch("/auth/two-factor")
+      expect(new URL(step.headers.get("location")!).pathname).toBe("/auth/two-factor/setup")
+      const { recoveryCodes } = await enrol(browser)
+      expect(recoveryCodes).toHaveLength(10)
+      expect((await browser.session())?.user?.email).toBe("admin@example.com")
+      expect(events.twoFactorEnrolled).toHaveBeenCalledTimes(1)
+      // Others are not asked.
+      await ada(adapter, "someone@example.com")
+      const other = new Browser(config)
+      expect((await passwordSignIn(other, "someone@example.com")).location!.href).toBe(
+        `${ORIGIN}/home`,
+      )
+    })
+
+    it("refuses a setup form made for another user, and a wrong first code", async () => {
+      const { adapter, config } = setup(strategy)
+      await ada(adapter)
+      await ada(adapter, "eve@example.com")
+      const eve = new Browser(config)
+      await passwordSignIn(eve, "eve@example.com")
+      const evePage = await (await eve.fetch("/auth/two-factor/setup")).text()
+      const eveSetup = /name="setup" value="([^"]+)"/.exec(evePage)![1]!
+      const eveSecret = /Key: <code>([A-Z2-7 ]+)<\/code>/.exec(evePage)![1]!.replace(/ /g, "")
+      const browser = new Browser(config)
+      await passwordSignIn(browser)
+      const stolen = await post(browser, "/auth/two-factor/setup", {
+        setup: eveSetup,
+        code: await codeAt(eveSecret),
+      })
+      expect(stolen.location!.searchParams.get("code")).toBe("wrong_code")
+      const page = await (await browser.fetch("/auth/two-factor/setup")).text()
+      const own = /name="setup" value="([^"]+)"/.exec(page)![1]!
+      const wrong = await post(browser, "/auth/two-factor/setup", { setup: own, code: "000000" })
+      expect(wrong.location!.pathname).toBe("/auth/two-factor/setup")
+      expect(adapter.twoFactors.size).toBe(0)
+    })
+
+    if (strategy === "database")
+      it("ends the user's other sessions when it is turned on", async () => {
+        const { adapter, config } = setup(strategy)
+        await ada(adapter)
+        const other = new Browser(config)
+        await passwordSignIn(other)
+        const browser = new Browser(config)
+        await passwordSignIn(browser)
+        await enrol(browser)
+        expect(await browser.session()).not.toBeNull()
+        expect(await other.session()).toBeNull()
+      })
+  },
+)
