@@ -45,9 +45,11 @@ export {
 } from "./session/manage.js"
 export { closeSessionCache } from "./session/cache.js"
 export {
+  beginTwoFactorSetup,
   getTwoFactorStatus,
   listSignInMethods,
   type SignInMethod,
+  type TwoFactorSetupData,
 } from "./session/sign-in-methods.js"
 export type * from "./types.js"
 

@@ -205,13 +205,13 @@ export async function getTwoFactorStatus(
   return { enabled: await hasSecondFactor(found.ctx, found.user.id) }
 }
 
-/** The request's context and signed-in user; `null` when it has no session. */
-async function requestUser(request: Request, config: AuthConfig, feature: string) {
+/** An action context for a request that is not an action (a page's load, a form action). */
+export function requestContext(request: Request, config: AuthConfig, feature: string) {
   const resolved = resolveConfig(config)
   if (resolved.error) throw resolved.error
   if (!resolved.adapter) throw new MissingAdapter(`${feature} needs an adapter`)
   const url = new URL(request.url)
-  const ctx = createContext(
+  return createContext(
     {
       action: "account",
       providerId: undefined,
@@ -226,10 +226,59 @@ async function requestUser(request: Request, config: AuthConfig, feature: string
     resolved,
     resolveOrigin(url, resolved),
   )
+}
+
+/** The request's context and signed-in user; `null` when it has no session. */
+async function requestUser(request: Request, config: AuthConfig, feature: string) {
+  const ctx = requestContext(request, config, feature)
   try {
     return { ctx, user: await signedInUser(ctx) }
   } catch (error) {
     if (error instanceof AccountError) return null
     throw error
   }
+}
+
+/** What a page shows to set up an authenticator app. */
+export interface TwoFactorSetupData {
+  /** The new secret, base32 (to type by hand). */
+  secret: string
+  /** The `otpauth://` URI authenticator apps read. */
+  uri: string
+  /** A QR code of `uri`, as an inline `<svg>` (made by Latch: safe to insert as HTML). */
+  qrSvg: string
+  /** The sealed secret: post it back as the `setup` field with the code. */
+  setup: string
+  /** Whether the user has a factor already (then a code of it is asked too, as `currentCode`). */
+  replacing: boolean
+}
+
+/**
+ * A new authenticator setup for the request's user — the signed-in user, or the user of a
+ * pending sign-in that must set one up (`twoFactor.required`); `null` for anyone else. Nothing is
+ * stored until the form is posted with a code of the new secret.
+ */
+export async function beginTwoFactorSetup(
+  request: Request,
+  config: AuthConfig,
+): Promise<TwoFactorSetupData | null> {
+  const ctx = requestContext(request, config, "Two-factor authentication")
+  const [{ pendingSignIn }, { beginSetup, userById }, { qrSvg }] = await Promise.all([
+    import("../flows/two-factor/pending.js"),
+    import("../flows/two-factor/enrol.js"),
+    import("../lib/qr.js"),
+  ])
+  const pending = await pendingSignIn(ctx)
+  let user: AdapterUser | null = null
+  if (pending?.mode === "enrol") user = await userById(ctx, pending.userId)
+  else {
+    try {
+      user = await signedInUser(ctx)
+    } catch (error) {
+      if (!(error instanceof AccountError)) throw error
+    }
+  }
+  if (!user) return null
+  const setup = await beginSetup(ctx, user)
+  return { ...setup, qrSvg: qrSvg(setup.uri, { label: "QR code for your authenticator app" }) }
 }

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { TOTP_PERIOD, totpAt } from "../../src/flows/two-factor/totp.js"
-import { getTwoFactorStatus } from "../../src/index.js"
+import { beginTwoFactorSetup, getTwoFactorStatus } from "../../src/index.js"
 import { hashPassword } from "../../src/password/hash.js"
 import Credentials from "../../src/providers/credentials.js"
 import Passkey from "../../src/providers/passkey.js"
@@ -411,6 +411,46 @@ describe.each(["database", "jwt"] as const)(
       const wrong = await post(browser, "/auth/two-factor/setup", { setup: own, code: "000000" })
       expect(wrong.location!.pathname).toBe("/auth/two-factor/setup")
       expect(adapter.twoFactors.size).toBe(0)
+    })
+
+    it("gives a custom page the setup data (beginTwoFactorSetup) for the signed-in or enrolling user", async () => {
+      const { adapter, config } = setup(strategy, {
+        required: ({ user }) => user.email === "admin@example.com",
+      })
+      await ada(adapter)
+      await ada(adapter, "admin@example.com")
+      const requestOf = (browser: Browser) =>
+        new Request(`${ORIGIN}/settings/two-factor`, {
+          headers: { cookie: browser.cookieHeader() },
+        })
+      expect(await beginTwoFactorSetup(requestOf(new Browser(config)), config)).toBeNull()
+
+      const browser = new Browser(config)
+      await passwordSignIn(browser)
+      const data = (await beginTwoFactorSetup(requestOf(browser), config))!
+      expect(data.uri).toMatch(
+        /^otpauth:\/\/totp\/localhost%3A3000:ada%40example\.com\?secret=[A-Z2-7]+&issuer=localhost%3A3000/,
+      )
+      expect(data.qrSvg).toMatch(/^<svg[^>]*role="img"/)
+      expect(data.replacing).toBe(false)
+      const confirmed = await browser.fetch("/auth/two-factor/setup", {
+        form: {
+          csrfToken: await browser.csrfToken(),
+          setup: data.setup,
+          code: await codeAt(data.secret),
+        },
+        headers: { "x-auth-return-redirect": "1" },
+      })
+      expect(((await confirmed.json()) as { recoveryCodes: string[] }).recoveryCodes).toHaveLength(
+        10,
+      )
+
+      // A sign-in that must set a factor up has no session, yet gets its setup.
+      const admin = new Browser(config)
+      await passwordSignIn(admin, "admin@example.com")
+      expect(await admin.session()).toBeNull()
+      const adminData = await beginTwoFactorSetup(requestOf(admin), config)
+      expect(adminData?.uri).toContain("admin%40example.com")
     })
 
     if (strategy === "database")
