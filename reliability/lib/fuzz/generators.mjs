@@ -343,6 +343,9 @@ const AUTH_GET = [
   "/auth/change-password",
   "/auth/account",
   "/auth/unlink/password",
+  "/auth/two-factor",
+  "/auth/two-factor/setup",
+  "/auth/two-factor/nothing",
 ]
 const REMOTE = ["signInRemote", "signOutRemote", "accountSummary"].map(
   (name) => `/_app/remote/{{remote}}/${name}`,
@@ -680,6 +683,35 @@ const getRequests = fc
 
 /** The POST actions and form actions, each with its own fields, in every content type. */
 const POST_TARGETS = [
+  [
+    "/auth/two-factor",
+    [
+      ["csrfToken", "{{csrf}}"],
+      ["code", "123456"],
+    ],
+  ],
+  [
+    "/auth/two-factor",
+    [
+      ["csrfToken", "{{csrf}}"],
+      ["recoveryCode", "abcde-fghij"],
+    ],
+  ],
+  [
+    "/auth/two-factor/setup",
+    [
+      ["csrfToken", "{{csrf}}"],
+      ["setup", "abc"],
+      ["code", "123456"],
+    ],
+  ],
+  [
+    "/auth/two-factor/disable",
+    [
+      ["csrfToken", "{{csrf}}"],
+      ["code", "123456"],
+    ],
+  ],
   [
     "/auth/signup/password",
     [
