@@ -17,6 +17,7 @@ import { adapterMethods } from "./methods.js"
 import { definePasswordCases } from "./password-cases.js"
 import { defineSessionFieldCases } from "./session-cases.js"
 import type { TestApi } from "./test-api.js"
+import { defineTwoFactorCases } from "./two-factor-cases.js"
 
 export type Full = Required<Adapter>
 type WithAdapter = (test: (adapter: Full) => Promise<void>) => Promise<void>
@@ -372,6 +373,10 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
 
   describe("passwords", () => {
     definePasswordCases(t, it)
+  })
+
+  describe("two-factor", () => {
+    defineTwoFactorCases(t, it)
   })
 
   describe("verification tokens", () => {

@@ -7,6 +7,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
 } from "@latch/core/adapters"
@@ -113,4 +114,26 @@ export function newPasswordHash(): string {
   const salt = randomBytes(16).toString("base64")
   const key = randomBytes(64).toString("base64")
   return `$scrypt$ln=17,r=8,p=1$${salt}$${key}`
+}
+
+/**
+ * A second factor shaped like core's: the TOTP secret sealed in a compact JWE (base64url parts
+ * joined by dots, the key part empty), which the adapter stores as it is.
+ */
+export function newTwoFactor(
+  userId: string,
+  fields: Partial<AdapterTwoFactor> = {},
+): AdapterTwoFactor {
+  const part = (bytes: number) => randomBytes(bytes).toString("base64url")
+  return {
+    userId,
+    secret: `eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..${part(12)}.${part(80)}.${part(16)}`,
+    enabledAt: fromNow(-60_000),
+    ...fields,
+  }
+}
+
+/** Recovery code hashes shaped like core's: HMAC-SHA256 in lowercase hex. */
+export function newRecoveryCodeHashes(count = 10): string[] {
+  return Array.from({ length: count }, () => randomBytes(32).toString("hex"))
 }

@@ -19,11 +19,15 @@
  * reports this adapter's own writes as they happen (there is nobody else to write); and the
  * password methods, one hash per user in core's `passwords` map when it has one, behaving as a
  * database whose passwords table references users: setPasswordHash of an unknown user throws,
- * and deleteUser takes the password with it.
+ * and deleteUser takes the password with it. The two-factor methods likewise, on core's
+ * `twoFactors` and `recoveryCodes` maps when it has them: setTwoFactor and setRecoveryCodes
+ * (with codes) of an unknown user throw, getTwoFactor returns a copy, and deleteUser takes the
+ * factor and the codes with it.
  */
 import type {
   AdapterAuthenticator,
   AdapterSession,
+  AdapterTwoFactor,
   SessionChange,
   SessionChangeListener,
 } from "@latch/core/adapters"
@@ -34,6 +38,12 @@ export function memoryAdapter() {
   const authenticators = new Map<string, AdapterAuthenticator>()
   const passwords =
     (core as { passwords?: Map<string, string> }).passwords ?? new Map<string, string>()
+  const twoFactors =
+    (core as { twoFactors?: Map<string, AdapterTwoFactor> }).twoFactors ??
+    new Map<string, AdapterTwoFactor>()
+  const recoveryCodes =
+    (core as { recoveryCodes?: Map<string, Set<string>> }).recoveryCodes ??
+    new Map<string, Set<string>>()
   const { users, accounts, sessions } = core
   const copy = <T extends object>(value: T): T => ({ ...value })
   const listeners = new Set<SessionChangeListener>()
@@ -56,6 +66,8 @@ export function memoryAdapter() {
     ...core,
     authenticators,
     passwords,
+    twoFactors,
+    recoveryCodes,
 
     updateUser(user: Parameters<NonNullable<typeof core.updateUser>>[0]) {
       if (!users.has(user.id)) throw new Error(`no user with id ${user.id}`)
@@ -69,6 +81,8 @@ export function memoryAdapter() {
       }
       deleteSessionsOf(id)
       passwords.delete(id)
+      twoFactors.delete(id)
+      recoveryCodes.delete(id)
       const deleted = core.deleteUser!(id)
       report({ userId: id })
       return deleted
@@ -124,6 +138,28 @@ export function memoryAdapter() {
     },
     deletePasswordHash(userId: string) {
       return passwords.delete(userId)
+    },
+
+    getTwoFactor(userId: string) {
+      const found = twoFactors.get(userId)
+      return found ? copy(found) : null
+    },
+    setTwoFactor(twoFactor: AdapterTwoFactor) {
+      if (!users.has(twoFactor.userId)) throw new Error(`no user with id ${twoFactor.userId}`)
+      twoFactors.set(twoFactor.userId, copy(twoFactor))
+    },
+    deleteTwoFactor(userId: string) {
+      recoveryCodes.delete(userId)
+      return twoFactors.delete(userId)
+    },
+    setRecoveryCodes(userId: string, hashes: string[]) {
+      // As a foreign key would: an empty set stores no row, so it needs no user.
+      if (hashes.length > 0 && !users.has(userId)) throw new Error(`no user with id ${userId}`)
+      recoveryCodes.set(userId, new Set(hashes))
+    },
+    useRecoveryCode(userId: string, hash: string) {
+      // Synchronous: of concurrent calls, only the first finds the code.
+      return recoveryCodes.get(userId)?.delete(hash) ?? false
     },
 
     getAuthenticator(credentialID: string) {

@@ -4,8 +4,9 @@
  * Each method is a single parameterised statement that finds its rows through an index (a
  * primary key, a unique constraint or an index on `user_id`); `getSessionAndUser` is one join,
  * and `useVerificationToken` one `delete … returning`, so a token is handed out once even when
- * several requests race for it. `watchSessions` (watch.ts) listens to what the triggers of
- * `migrate` report.
+ * several requests race for it (`useRecoveryCode` likewise). `setRecoveryCodes` is one call of
+ * the SQL function that `migrate` creates for it (recovery-codes.ts). `watchSessions` (watch.ts)
+ * listens to what the triggers of `migrate` report.
  */
 import type {
   Adapter,
@@ -22,6 +23,7 @@ import {
   type Queryable,
   type Row,
 } from "./client.js"
+import { setRecoveryCodesFunction } from "./recovery-codes.js"
 import {
   accountColumns,
   accountValues,
@@ -31,6 +33,7 @@ import {
   toAuthenticator,
   toPasswordHash,
   toSession,
+  toTwoFactor,
   toUser,
   toVerificationToken,
   userColumns,
@@ -63,6 +66,11 @@ type MethodName =
   | "getPasswordHash"
   | "setPasswordHash"
   | "deletePasswordHash"
+  | "getTwoFactor"
+  | "setTwoFactor"
+  | "deleteTwoFactor"
+  | "setRecoveryCodes"
+  | "useRecoveryCode"
   | "getAuthenticator"
   | "createAuthenticator"
   | "listAuthenticatorsByUserId"
@@ -106,6 +114,7 @@ export function PostgresAdapter(
   options: PostgresAdapterOptions = {},
 ): PostgresAdapterMethods {
   const t = tableNames(options)
+  const setRecoveryCodes = setRecoveryCodesFunction(options)
   keepPoolErrorsFromCrashing(client)
 
   async function rows(method: string, text: string, params: unknown[]): Promise<Row[]> {
@@ -194,7 +203,8 @@ export function PostgresAdapter(
     },
 
     async deleteUser(id) {
-      // Accounts, sessions, authenticators and the password go with the user: `on delete cascade`.
+      // Accounts, sessions, authenticators, the password, the second factor and the recovery
+      // codes go with the user: `on delete cascade`.
       const row = await first("deleteUser", `delete from ${t.users} where id = $1 returning *`, [
         id,
       ])
@@ -284,6 +294,56 @@ export function PostgresAdapter(
         "deletePasswordHash",
         `delete from ${t.passwords} where user_id = $1 returning user_id`,
         [userId],
+      )
+      return deleted.length > 0
+    },
+
+    async getTwoFactor(userId) {
+      const row = await first(
+        "getTwoFactor",
+        `select user_id, secret, enabled_at from ${t.twoFactors} where user_id = $1`,
+        [userId],
+      )
+      return row && toTwoFactor(row)
+    },
+
+    async setTwoFactor({ userId, secret, enabledAt }) {
+      // One upsert, as for passwords: a user has at most one second factor, and a new one
+      // replaces it. An unknown user fails on the foreign key.
+      await rows(
+        "setTwoFactor",
+        `insert into ${t.twoFactors} (user_id, secret, enabled_at) values ($1, $2, $3)
+         on conflict (user_id) do update
+           set secret = excluded.secret, enabled_at = excluded.enabled_at`,
+        [userId, secret, enabledAt],
+      )
+    },
+
+    async deleteTwoFactor(userId) {
+      // One statement: the recovery codes go with the factor, or neither does.
+      const deleted = await rows(
+        "deleteTwoFactor",
+        `with codes as (delete from ${t.recoveryCodes} where user_id = $1)
+         delete from ${t.twoFactors} where user_id = $1 returning user_id`,
+        [userId],
+      )
+      return deleted.length > 0
+    },
+
+    async setRecoveryCodes(userId, hashes) {
+      // The whole set replaced in one transaction, delete then insert, by the function of
+      // recovery-codes.ts; concurrent replacements leave one whole set. An unknown user with
+      // codes fails on the foreign key, and keeps nothing.
+      await rows("setRecoveryCodes", `select ${setRecoveryCodes}($1, $2::text[])`, [userId, hashes])
+    },
+
+    async useRecoveryCode(userId, hash) {
+      // One `delete … returning`, scoped to the user: of concurrent callers with the same code,
+      // only the one whose delete took the row gets `true`; another user's code is not found.
+      const deleted = await rows(
+        "useRecoveryCode",
+        `delete from ${t.recoveryCodes} where user_id = $1 and code_hash = $2 returning user_id`,
+        [userId, hash],
       )
       return deleted.length > 0
     },

@@ -75,7 +75,7 @@ export function qualifiedName(name: string, options: PostgresAdapterOptions = {}
   return options.schema === undefined ? name : `${quoteIdentifier(options.schema)}.${name}`
 }
 
-/** The seven table names, schema-qualified when a schema is given. */
+/** The nine table names, schema-qualified when a schema is given. */
 export function tableNames(options: PostgresAdapterOptions = {}) {
   const prefix = options.schema === undefined ? "" : `${quoteIdentifier(options.schema)}.`
   return {
@@ -86,6 +86,8 @@ export function tableNames(options: PostgresAdapterOptions = {}) {
     authenticators: `${prefix}authenticators`,
     counters: `${prefix}counters`,
     passwords: `${prefix}passwords`,
+    twoFactors: `${prefix}two_factors`,
+    recoveryCodes: `${prefix}recovery_codes`,
   }
 }
 

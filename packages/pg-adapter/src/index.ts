@@ -1,6 +1,7 @@
 /**
  * `@latch/pg-adapter`: Latch's users, accounts, database sessions, email verification tokens,
- * passkeys and password hashes in PostgreSQL, through a `pg.Pool` or an embedded PGlite.
+ * passkeys, password hashes and second factors in PostgreSQL, through a `pg.Pool` or an embedded
+ * PGlite.
  *
  * @module pg-adapter
  */

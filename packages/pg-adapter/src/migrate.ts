@@ -1,6 +1,7 @@
 /**
- * The schema: seven tables, created if they do not exist, the upgrade of tables made by an earlier
- * version, and the triggers that report session changes (see triggers.ts), in one transaction.
+ * The schema: nine tables, created if they do not exist, the upgrade of tables made by an earlier
+ * version, the function that replaces recovery codes (see recovery-codes.ts) and the triggers that
+ * report session changes (see triggers.ts), in one transaction.
  *
  * Needs PostgreSQL 13 or later (`gen_random_uuid()` without an extension).
  */
@@ -13,6 +14,7 @@ import {
   type PostgresAdapterOptions,
   type Queryable,
 } from "./client.js"
+import { recoveryCodesSql } from "./recovery-codes.js"
 import { notifySql } from "./triggers.js"
 
 /** A client that can run several statements at once (PGlite's `exec`). */
@@ -102,7 +104,19 @@ create table if not exists ${t.passwords} (
   hash text not null,
   updated_at timestamptz not null default now()
 );
-${notifySql(options)}`
+
+create table if not exists ${t.twoFactors} (
+  user_id text primary key references ${t.users} (id) on delete cascade,
+  secret text not null,
+  enabled_at timestamptz not null
+);
+
+create table if not exists ${t.recoveryCodes} (
+  user_id text not null references ${t.users} (id) on delete cascade,
+  code_hash text not null,
+  primary key (user_id, code_hash)
+);
+${recoveryCodesSql(options)}${notifySql(options)}`
 }
 
 /** The columns that sessions tables made by @latch/pg-adapter 0.1 lack. */

@@ -6,6 +6,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
 } from "@latch/core/adapters"
@@ -178,4 +179,13 @@ export function toAuthenticator(row: Row): AdapterAuthenticator {
  * parses it, so the adapter neither trims nor checks it. */
 export function toPasswordHash(row: Row): string {
   return row.hash as string
+}
+
+/** The secret comes back exactly as stored: core sealed it, and only core opens it. */
+export function toTwoFactor(row: Row): AdapterTwoFactor {
+  return {
+    userId: row.user_id as string,
+    secret: row.secret as string,
+    enabledAt: toDate(row.enabled_at),
+  }
 }

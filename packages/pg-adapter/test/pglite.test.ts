@@ -47,7 +47,9 @@ describe("PostgresAdapter on PGlite with { schema }", () => {
       "authenticators",
       "counters",
       "passwords",
+      "recovery_codes",
       "sessions",
+      "two_factors",
       "users",
       "verification_tokens",
     ])

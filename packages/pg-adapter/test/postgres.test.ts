@@ -48,7 +48,7 @@ describe("migrate on PostgreSQL", () => {
       const { rows } = await pools[0]!.query(
         "select count(*)::int as tables from information_schema.tables where table_schema = 'public'",
       )
-      expect(rows[0].tables).toBe(7)
+      expect(rows[0].tables).toBe(9)
     } finally {
       await Promise.all(pools.map((p) => p.end()))
     }
