@@ -280,6 +280,13 @@ export interface PagesOptions {
   newPassword: string
   /** The signed-in user's "change password" form; as `signUp`. @default `${basePath}/change-password` */
   changePassword: string
+  /**
+   * The code step of a sign-in waiting for its second factor (`twoFactor`). Receives
+   * `?error=TwoFactorError&code=` after a refusal. @default `${basePath}/two-factor`
+   */
+  twoFactor: string
+  /** Setting up an authenticator app; as `twoFactor`. @default `${basePath}/two-factor/setup` */
+  twoFactorSetup: string
 }
 
 /** The look of the built-in pages. */

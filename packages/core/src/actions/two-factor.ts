@@ -14,6 +14,7 @@
  */
 import type { AdapterUser } from "../adapters.js"
 import { TwoFactorError, UnknownAction } from "../errors.js"
+import { withQuery } from "../lib/url.js"
 import { htmlResponse } from "../response/html.js"
 import { redirectTo } from "../response/redirect.js"
 import { ensureCSRFToken } from "../security/csrf.js"
@@ -81,11 +82,15 @@ export async function twoFactorPage(ctx: ActionContext): Promise<ResponseInterna
   requireTwoFactor(ctx)
   const step = stepOf(ctx)
   const { pendingSignIn } = await flows()
+  const { pages } = ctx.config
+  if (step === "setup" && pages.twoFactorSetup) return toAppPage(ctx, pages.twoFactorSetup)
+  if (step === "" && pages.twoFactor) return toAppPage(ctx, pages.twoFactor)
   const pending = await pendingSignIn(ctx)
   if (step === "setup") return setupPage(ctx, pending?.mode === "enrol" ? pending.userId : null)
   if (step !== "") throw new UnknownAction("This two-factor step is posted")
   if (!pending) throw new TwoFactorError("no pending sign-in", { code: "expired" })
-  if (pending.mode === "enrol") return redirectTo(ctx, `${ctx.actionBase}/two-factor/setup`)
+  if (pending.mode === "enrol")
+    return redirectTo(ctx, pages.twoFactorSetup ?? `${ctx.actionBase}/two-factor/setup`)
   const { renderTwoFactorPage } = await import("../pages/two-factor.js")
   return htmlResponse(
     renderTwoFactorPage({
@@ -95,6 +100,11 @@ export async function twoFactorPage(ctx: ActionContext): Promise<ResponseInterna
       code: ctx.request.query.error ? ctx.request.query.code : undefined,
     }),
   )
+}
+
+/** The app's own page for this step, with the query kept (`?error=`, `?code=`). */
+function toAppPage(ctx: ActionContext, page: string): ResponseInternal {
+  return redirectTo(ctx, withQuery(page, { ...ctx.request.query }))
 }
 
 async function setupPage(ctx: ActionContext, pendingUserId: string | null) {

@@ -181,9 +181,9 @@ async function pageOf(ctx: ActionContext, page: ErrorDestination["page"]): Promi
         type: "email",
       })
     case "twoFactor":
-      return `${base}/two-factor`
+      return pages.twoFactor ?? `${base}/two-factor`
     case "twoFactorSetup":
-      return `${base}/two-factor/setup`
+      return pages.twoFactorSetup ?? `${base}/two-factor/setup`
   }
 }
 

@@ -87,7 +87,8 @@ export async function establishSession(
         callbackUrl: destination(ctx, isNewUser, callbackUrl),
         mode: step,
       })
-      return { redirect: `${ctx.actionBase}/two-factor` }
+      const page = step === "enrol" ? ctx.config.pages.twoFactorSetup : ctx.config.pages.twoFactor
+      return { redirect: new URL(page ?? `${ctx.actionBase}/two-factor`, ctx.origin).href }
     }
   }
   return startSession(ctx, { user, account, profile, isNewUser }, callbackUrl)

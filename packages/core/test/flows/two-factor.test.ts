@@ -453,6 +453,34 @@ describe.each(["database", "jwt"] as const)(
       expect(adminData?.uri).toContain("admin%40example.com")
     })
 
+    it("sends the code step and its refusals to the app's own pages when configured", async () => {
+      const context = setup(strategy)
+      context.config.pages = { twoFactor: "/verify", twoFactorSetup: "/settings/two-factor" }
+      const user = await ada(context.adapter)
+      const browser = new Browser(context.config)
+      await passwordSignIn(browser)
+      const data = (await beginTwoFactorSetup(
+        new Request(`${ORIGIN}/`, { headers: { cookie: browser.cookieHeader() } }),
+        context.config,
+      ))!
+      await post(browser, "/auth/two-factor/setup", {
+        setup: data.setup,
+        code: await codeAt(data.secret, -1),
+      })
+      expect(context.adapter.twoFactors.has(user.id)).toBe(true)
+
+      const fresh = new Browser(context.config)
+      expect((await passwordSignIn(fresh)).location!.href).toBe(`${ORIGIN}/verify`)
+      expect((await fresh.fetch("/auth/two-factor")).headers.get("location")).toBe(
+        `${ORIGIN}/verify`,
+      )
+      const wrong = await post(fresh, "/auth/two-factor", { code: "000000" })
+      expect(wrong.location!.pathname).toBe("/verify")
+      expect(wrong.location!.searchParams.get("code")).toBe("wrong_code")
+      await post(fresh, "/auth/two-factor", { code: await codeAt(data.secret, 1) })
+      expect(await fresh.session()).not.toBeNull()
+    })
+
     if (strategy === "database")
       it("ends the user's other sessions when it is turned on", async () => {
         const { adapter, config } = setup(strategy)
