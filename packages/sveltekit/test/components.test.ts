@@ -1,13 +1,14 @@
 import type { Component } from "svelte"
 import { render } from "svelte/server"
 import { afterEach, describe, expect, it } from "vitest"
-import { SignIn, SignOut } from "../src/lib/components/index.js"
+import { SignIn, SignOut, TwoFactorForm } from "../src/lib/components/index.js"
 import ButtonSnippetParent from "./fixtures/ButtonSnippetParent.svelte"
 import EmailSlotParent from "./fixtures/EmailSlotParent.svelte"
 import SignOutSlotParent from "./fixtures/SignOutSlotParent.svelte"
 import SignOutSnippetParent from "./fixtures/SignOutSnippetParent.svelte"
 import SlotParent from "./fixtures/SlotParent.svelte"
 import SnippetParent from "./fixtures/SnippetParent.svelte"
+import TwoFactorSnippetParent from "./fixtures/TwoFactorSnippetParent.svelte"
 import { setBase } from "./stubs/app-paths.js"
 
 type Attributes = Record<string, string>
@@ -306,5 +307,124 @@ describe("<SignOut />", () => {
 
   it("emits no static link", () => {
     expect(html(SignOut)).not.toMatch(/<a\b/)
+  })
+})
+
+describe("<TwoFactorForm />", () => {
+  const inputs = (markup: string) => elements(markup, "input").filter((i) => i.type !== "hidden")
+  const named = (markup: string, name: string) => inputs(markup).filter((i) => i.name === name)
+
+  it("renders a POST form to /two-factor with a code field for authenticator apps", () => {
+    const markup = html(TwoFactorForm)
+    expect(form(markup)).toMatchObject({ method: "POST", action: "/two-factor" })
+    expect(hidden(markup)).toEqual([])
+    const [code, ...others] = named(markup, "code")
+    expect(others).toEqual([])
+    expect(code).toMatchObject({
+      type: "text",
+      inputmode: "numeric",
+      autocomplete: "one-time-code",
+      pattern: "[0-9 ]{6,7}",
+      maxlength: "7",
+    })
+    // Labelled: the input sits inside a <label> with text.
+    expect(markup).toMatch(
+      /<label[^>]*>\s*Code from your authenticator app\s*<input[^>]*name="code"[^>]*\/?>\s*<\/label>/,
+    )
+    expect(buttonText(markup)).toBe("Verify")
+    expect(elements(markup, "button")[0]).toMatchObject({ type: "submit" })
+  })
+
+  it("offers a recovery code in a <details>, which opens without JavaScript", () => {
+    const markup = html(TwoFactorForm)
+    expect(markup).toMatch(
+      /<details[^>]*>\s*<summary>Use a recovery code<\/summary>[\s\S]*name="recoveryCode"[\s\S]*<\/details>/,
+    )
+    expect(named(markup, "recoveryCode")[0]).toMatchObject({
+      type: "text",
+      autocomplete: "off",
+      autocapitalize: "none",
+      spellcheck: "false",
+    })
+    // One of the two is posted: neither is required.
+    for (const input of inputs(markup)) expect(input).not.toHaveProperty("required")
+  })
+
+  it("asks for a recovery code alone in the recovery variant", () => {
+    const markup = html(TwoFactorForm, { recovery: true })
+    expect(inputs(markup).map((input) => input.name)).toEqual(["recoveryCode"])
+    expect(named(markup, "recoveryCode")[0]).toHaveProperty("required")
+    expect(markup).not.toContain("<details")
+  })
+
+  it("without a recovery code on offer, requires the code; asks the current one when replacing", () => {
+    const plain = html(TwoFactorForm, { offerRecovery: false })
+    expect(inputs(plain).map((input) => input.name)).toEqual(["code"])
+    expect(named(plain, "code")[0]).toHaveProperty("required")
+    const replacing = html(TwoFactorForm, {
+      offerRecovery: false,
+      currentCode: true,
+      options: { setup: "sealed-setup" },
+      label: "Code from your new app",
+    })
+    expect(inputs(replacing).map((input) => input.name)).toEqual(["currentCode", "code"])
+    expect(named(replacing, "currentCode")[0]).toMatchObject({
+      inputmode: "numeric",
+      autocomplete: "one-time-code",
+      required: "",
+    })
+    expect(hidden(replacing)).toEqual([["setup", "sealed-setup"]])
+    expect(replacing).toContain("Code from your new app")
+  })
+
+  it("posts to ${base}/${twoFactorPage}, to a named action when given", () => {
+    setBase("/app")
+    expect(form(html(TwoFactorForm)).action).toBe("/app/two-factor")
+    expect(
+      form(html(TwoFactorForm, { twoFactorPage: "/settings/security", formAction: "disable" }))
+        .action,
+    ).toBe("/app/settings/security?/disable")
+    setBase("")
+    expect(form(html(TwoFactorForm, { formAction: "verify" })).action).toBe("/two-factor?/verify")
+  })
+
+  it("renders options as hidden inputs, the class, and other attributes", () => {
+    const markup = html(TwoFactorForm, {
+      options: { redirectTo: "/settings", skip: undefined },
+      className: "code-form",
+      id: "two-factor",
+      "aria-label": "Two-factor code",
+    })
+    expect(hidden(markup)).toEqual([["redirectTo", "/settings"]])
+    expect(form(markup)).toMatchObject({
+      class: "code-form",
+      id: "two-factor",
+      "aria-label": "Two-factor code",
+      method: "POST",
+      action: "/two-factor",
+    })
+  })
+
+  it("escapes hostile values", () => {
+    const hostile = '"><script>alert(1)</script>'
+    const markup = html(TwoFactorForm, {
+      options: { setup: hostile },
+      label: hostile,
+      formAction: hostile,
+      className: hostile,
+    })
+    expect(markup).not.toContain("<script")
+    expect(hidden(markup)).toEqual([["setup", hostile]])
+    expect(form(markup).class).toBe(hostile)
+  })
+
+  it("renders the submitButton snippet, and emits no static link", () => {
+    const markup = html(TwoFactorSnippetParent)
+    expect(buttonText(markup)).toBe("<em>Turn off</em>")
+    expect(form(markup).action).toBe("/two-factor?/disable")
+    for (const page of [markup, html(TwoFactorForm), html(TwoFactorForm, { recovery: true })]) {
+      expect(page).not.toMatch(/<a\b/)
+      expect(page).not.toContain("/auth/")
+    }
   })
 })

@@ -481,6 +481,34 @@ describe.each(["database", "jwt"] as const)(
       expect(await fresh.session()).not.toBeNull()
     })
 
+    it("replaces the authenticator with a code of each, both of the same step", async () => {
+      const { config, secret, adapter, user } = await adaWithTwoFactor(strategy)
+      const browser = new Browser(config)
+      await passwordSignIn(browser)
+      await post(browser, "/auth/two-factor", { code: await codeAt(secret, 1) })
+      const before = adapter.twoFactors.get(user.id)!.secret
+      const data = (await beginTwoFactorSetup(
+        new Request(`${ORIGIN}/`, { headers: { cookie: browser.cookieHeader() } }),
+        config,
+      ))!
+      expect(data.replacing).toBe(true)
+      const missing = await post(browser, "/auth/two-factor/setup", {
+        setup: data.setup,
+        code: await codeAt(data.secret),
+      })
+      expect(missing.location!.searchParams.get("code")).toBe("wrong_code")
+      const replaced = await browser.fetch("/auth/two-factor/setup", {
+        form: {
+          csrfToken: await browser.csrfToken(),
+          setup: data.setup,
+          currentCode: await codeAt(secret, 0),
+          code: await codeAt(data.secret, 0),
+        },
+      })
+      expect(replaced.status).toBe(200)
+      expect(adapter.twoFactors.get(user.id)!.secret).not.toBe(before)
+    })
+
     if (strategy === "database")
       it("ends the user's other sessions when it is turned on", async () => {
         const { adapter, config } = setup(strategy)

@@ -1,30 +1,40 @@
 /**
- * The form actions of password accounts and of the signed-in user's sign-in methods. Each posts
- * its form to one of core's actions (under `basePath`) through `run`, as `signIn` does: the same
- * origin check, no CSRF round trip, cookies through `event.cookies`, a 303 on success.
+ * The form actions of password accounts, of the signed-in user's sign-in methods and of
+ * two-factor authentication. Each posts its form to one of core's actions (under `basePath`)
+ * through `callAuth`, as `signIn` does: the same origin check, no CSRF round trip, cookies
+ * through `event.cookies`, a 303 on success.
  *
- * | action                 | posts to                | fields read                        |
- * | ---------------------- | ----------------------- | ---------------------------------- |
- * | `signUp`               | `/signup/<id>`          | `email`, `password`, `name`        |
- * | `requestPasswordReset` | `/reset-password/<id>`  | `email`                            |
- * | `setNewPassword`       | `/new-password/<id>`    | `token` (or `?token=`), `password` |
- * | `changePassword`       | `/change-password/<id>` | `currentPassword`, `password`      |
- * | `removeSignInMethod`   | `/unlink/<provider>`    | `provider`, `id`                   |
+ * | action                    | posts to                     | fields read                          |
+ * | ------------------------- | ---------------------------- | ------------------------------------ |
+ * | `signUp`                  | `/signup/<id>`               | `email`, `password`, `name`          |
+ * | `requestPasswordReset`    | `/reset-password/<id>`       | `email`                              |
+ * | `setNewPassword`          | `/new-password/<id>`         | `token` (or `?token=`), `password`   |
+ * | `changePassword`          | `/change-password/<id>`      | `currentPassword`, `password`        |
+ * | `removeSignInMethod`      | `/unlink/<provider>`         | `provider`, `id`                     |
+ * | `verifyTwoFactor`         | `/two-factor`                | `code` or `recoveryCode`             |
+ * | `confirmTwoFactorSetup`   | `/two-factor/setup`          | `setup`, `code`, `currentCode`       |
+ * | `disableTwoFactor`        | `/two-factor/disable`        | `code` or `recoveryCode`             |
+ * | `regenerateRecoveryCodes` | `/two-factor/recovery-codes` | `code`                               |
  *
  * `<id>` is the form's `providerId`, by default `"password"` (the Password provider's default
- * id). All but `setNewPassword` read `redirectTo` too (its link carries where it goes). Only the
- * fields listed are posted: a form's other fields (a "repeat password") never reach core as if
- * they were its own.
+ * id). All but `setNewPassword` and `verifyTwoFactor` read `redirectTo` too (a reset link
+ * carries where it goes, and so does a sign-in waiting for its code). Only the fields listed
+ * are posted: a form's other fields (a "repeat password") never reach core as if they were its
+ * own.
+ *
+ * `confirmTwoFactorSetup` and `regenerateRecoveryCodes` do not redirect: they return the new
+ * recovery codes (`{ recoveryCodes, continueUrl }`), for the page to show once.
  *
  * The user's own mistakes are thrown rather than redirected, so a page shows them inline:
- * `PasswordError` (a password the policy refuses, a wrong current password, not one address…)
- * and `AccountError` (the last way to sign in, a method that is not theirs), each with a `code`.
- * Over a rate limit the error has `code: "rate_limited"` and `retryAfter`, and the page's response
- * gets a `Retry-After` header. Everything else ends in a 303: a link that no longer works
+ * `PasswordError` (a password the policy refuses, a wrong current password, not one address…),
+ * `AccountError` (the last way to sign in, a method that is not theirs) and `TwoFactorError` (a
+ * wrong or used code, a sign-in that waited too long), each with a `code`. Over a rate limit
+ * the error has `code: "rate_limited"` and `retryAfter`, and the page's response gets a
+ * `Retry-After` header. Everything else ends in a 303: a link that no longer works
  * (`Verification`) or a configuration error goes to the error page.
  */
 import type { RequestEvent } from "@sveltejs/kit"
-import { destination, fieldsOf, run } from "./actions.js"
+import { callAuth, destination, fieldsOf, follow, run } from "./actions.js"
 import { configFor } from "./config.js"
 import type { SvelteKitAuthConfigInput } from "./types.js"
 
@@ -36,6 +46,31 @@ export type AuthFormAction = (
   event: RequestEvent,
   fields?: Record<string, unknown>,
 ) => Promise<never>
+
+/**
+ * What `confirmTwoFactorSetup` and `regenerateRecoveryCodes` return: a page shows the codes once
+ * (they are stored only as HMACs), then a link on.
+ */
+export interface RecoveryCodes {
+  /** The new recovery codes, e.g. `"k3mzq-7hw2d"`; the user's earlier ones no longer work. */
+  recoveryCodes: string[]
+  /**
+   * Where to go on from the page showing them (absolute): after a setup a sign-in needed first
+   * (`twoFactor.required`), where that sign-in was going — the session has started; else the
+   * form's `redirectTo`, by default the page the form was on.
+   */
+  continueUrl: string
+}
+
+/**
+ * A form action that answers with new recovery codes rather than a redirect. `fields` as for
+ * `AuthFormAction`. Throws `TwoFactorError` for a refused code; other failures redirect (303) to
+ * the error page.
+ */
+export type RecoveryCodesAction = (
+  event: RequestEvent,
+  fields?: Record<string, unknown>,
+) => Promise<RecoveryCodes>
 
 /** What an action posts: core's action path (under `basePath`) and the form body. */
 interface Post {
@@ -50,6 +85,13 @@ function passwordPath(action: string, fields: Record<string, string>): string {
   return `/${action}/${encodeURIComponent(fields.providerId || DEFAULT_PASSWORD_PROVIDER)}`
 }
 
+/** The form body of a `Post`: its set fields only. */
+function formOf(body: Post["body"]): URLSearchParams {
+  const form = new URLSearchParams()
+  for (const [name, value] of Object.entries(body)) if (value !== undefined) form.set(name, value)
+  return form
+}
+
 /** A form action that posts what `describe` makes of the form. */
 function formAction(
   input: SvelteKitAuthConfigInput,
@@ -58,9 +100,34 @@ function formAction(
   return async (event, given) => {
     const prepared = await configFor(input, event)
     const { path, body } = describe(await fieldsOf(event, given), event)
-    const form = new URLSearchParams()
-    for (const [name, value] of Object.entries(body)) if (value !== undefined) form.set(name, value)
-    return run(event, prepared, path, new URLSearchParams(), form)
+    return run(event, prepared, path, new URLSearchParams(), formOf(body))
+  }
+}
+
+/** Whether a value is an array of strings. */
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === "string")
+
+/**
+ * A form action that posts what `describe` makes of the form and returns the recovery codes
+ * core answers with (`X-Auth-Return-Redirect: 1`: `{ url, recoveryCodes }` rather than a page).
+ * An answer without codes is a failure that is not the user's: its `url` is the error page.
+ */
+function codesAction(
+  input: SvelteKitAuthConfigInput,
+  describe: (fields: Record<string, string>, event: RequestEvent) => Post,
+): RecoveryCodesAction {
+  return async (event, given) => {
+    const prepared = await configFor(input, event)
+    const { path, body } = describe(await fieldsOf(event, given), event)
+    const result = await callAuth(event, prepared, path, new URLSearchParams(), formOf(body), {
+      returnRedirect: true,
+    })
+    const answer = result.body as { url?: unknown; recoveryCodes?: unknown } | undefined
+    const url = typeof answer?.url === "string" ? answer.url : undefined
+    if (url !== undefined && isStrings(answer?.recoveryCodes))
+      return { recoveryCodes: answer.recoveryCodes, continueUrl: url }
+    return follow(prepared, url ?? result.redirect)
   }
 }
 
@@ -134,5 +201,66 @@ export function createRemoveSignInMethod(input: SvelteKitAuthConfigInput): AuthF
     // No provider: `/unlink/`, which core refuses as a method not found.
     path: `/unlink/${encodeURIComponent(fields.provider ?? "")}`,
     body: { id: fields.id, callbackUrl: destination(fields, event) },
+  }))
+}
+
+/**
+ * The code step of a sign-in waiting for its second factor: `code` (from the authenticator
+ * app) or `recoveryCode`. The session starts and the user goes where the sign-in was going
+ * (303). Throws `TwoFactorError`: `wrong_code`, `replayed_code`, `rate_limited`, or `expired`
+ * when the browser has no sign-in waiting (too late, or none: sign in again).
+ */
+export function createVerifyTwoFactor(input: SvelteKitAuthConfigInput): AuthFormAction {
+  return formAction(input, (fields) => ({
+    path: "/two-factor",
+    body: { code: fields.code, recoveryCode: fields.recoveryCode },
+  }))
+}
+
+/**
+ * Turns two-factor authentication on (or replaces the authenticator): `setup` as
+ * `beginTwoFactorSetup` made it, `code` from the app given the new secret, and `currentCode`
+ * of the current authenticator when the setup is `replacing` one. Returns the recovery codes.
+ * For a sign-in that had to set one up first (`twoFactor.required`), the session starts too
+ * (its cookies are set) and `continueUrl` is where that sign-in was going. Turning it on ends
+ * the user's other database sessions.
+ */
+export function createConfirmTwoFactorSetup(input: SvelteKitAuthConfigInput): RecoveryCodesAction {
+  return codesAction(input, (fields, event) => ({
+    path: "/two-factor/setup",
+    body: {
+      setup: fields.setup,
+      code: fields.code,
+      currentCode: fields.currentCode,
+      callbackUrl: destination(fields, event),
+    },
+  }))
+}
+
+/**
+ * Turns the signed-in user's two-factor authentication off, given a `code` of it (or a
+ * `recoveryCode`); a session alone does not. Returns to the page by default (303).
+ */
+export function createDisableTwoFactor(input: SvelteKitAuthConfigInput): AuthFormAction {
+  return formAction(input, (fields, event) => ({
+    path: "/two-factor/disable",
+    body: {
+      code: fields.code,
+      recoveryCode: fields.recoveryCode,
+      callbackUrl: destination(fields, event),
+    },
+  }))
+}
+
+/**
+ * New recovery codes for the signed-in user, given a `code` of their authenticator; the old
+ * codes stop working. Returns them.
+ */
+export function createRegenerateRecoveryCodes(
+  input: SvelteKitAuthConfigInput,
+): RecoveryCodesAction {
+  return codesAction(input, (fields, event) => ({
+    path: "/two-factor/recovery-codes",
+    body: { code: fields.code, callbackUrl: destination(fields, event) },
   }))
 }

@@ -23,11 +23,13 @@
  * Over the credentials rate limit, that error has `code: "rate_limited"` and the response gets
  * a `Retry-After` header.
  *
- * The password and sign-in-method actions (`account-actions.ts`) post through the same `run`,
- * and throw their refusals (`PasswordError`, `AccountError`) the same way.
+ * The password, sign-in-method and two-factor actions (`account-actions.ts`) post through the
+ * same `callAuth`, and throw their refusals (`PasswordError`, `AccountError`, `TwoFactorError`)
+ * the same way.
  */
 import { clientAddressOf, isSameOrigin } from "./handle.js"
 import { Auth } from "@latch/core"
+import type { ResponseInternal } from "@latch/core/types"
 import { error, redirect, type RequestEvent } from "@sveltejs/kit"
 import { configFor, type PreparedConfig } from "./config.js"
 import { applyCookies } from "./cookies.js"
@@ -99,23 +101,28 @@ function announceRetryAfter(event: RequestEvent, error: unknown): void {
 }
 
 /**
- * Calls `Auth` for an action path with a form body, applies cookies, redirects with 303. The
- * configuration carries the `raw` marker: the user's own errors (kind `"signIn"`:
- * `CredentialsSignin`, `PasswordError`, `AccountError`…) are thrown to the caller, the rest
- * end in a redirect (the error page).
+ * Calls `Auth` for an action path with a form body and applies the cookies it sets; returns its
+ * result. The configuration carries the `raw` marker: the user's own errors (kind `"signIn"`:
+ * `CredentialsSignin`, `PasswordError`, `AccountError`, `TwoFactorError`…) are thrown to the
+ * caller, the rest end in a result that redirects (the error page). `returnRedirect` asks for
+ * the `{ url, … }` answer (`X-Auth-Return-Redirect: 1`) of the actions that have more to say than
+ * where to go (new recovery codes); without it, a client's own header of that name is dropped.
  */
-export async function run(
+export async function callAuth(
   event: RequestEvent,
   prepared: PreparedConfig,
   path: string,
   query: URLSearchParams,
   body: URLSearchParams,
-): Promise<never> {
+  { returnRedirect = false }: { returnRedirect?: boolean } = {},
+): Promise<ResponseInternal> {
   const url = new URL(`${prepared.authBase}${path}`, event.url.origin)
   url.search = query.toString()
   const headers = new Headers(event.request.headers)
   headers.set("content-type", "application/x-www-form-urlencoded")
   headers.delete("content-length")
+  if (returnRedirect) headers.set("x-auth-return-redirect", "1")
+  else headers.delete("x-auth-return-redirect")
   const request = new Request(url, { method: "POST", headers, body })
   // SvelteKit refuses cross-site form posts to actions (`csrf.checkOrigin`), but an app may
   // turn that off: check the origin here too, so a sign-in form never works cross-site.
@@ -131,10 +138,27 @@ export async function run(
     throw error
   }
   applyCookies(event.cookies, result.cookies)
+  return result
+}
+
+/** `redirect` with 303 to where `Auth` sent the user, or to the error page when it said nowhere. */
+export function follow(prepared: PreparedConfig, location: string | undefined): never {
   // No redirect: the configuration is broken (logged by core); say so rather than go home.
-  redirectTo(303, result.redirect ?? `${prepared.authBase}/error?error=Configuration`, {
+  redirectTo(303, location ?? `${prepared.authBase}/error?error=Configuration`, {
     external: true,
   })
+}
+
+/** Calls `Auth` (`callAuth`), then redirects with 303 where it sends the user. */
+export async function run(
+  event: RequestEvent,
+  prepared: PreparedConfig,
+  path: string,
+  query: URLSearchParams,
+  body: URLSearchParams,
+): Promise<never> {
+  const result = await callAuth(event, prepared, path, query, body)
+  return follow(prepared, result.redirect)
 }
 
 /**

@@ -15,11 +15,16 @@
 import type { RequestEvent } from "@sveltejs/kit"
 import {
   createChangePassword,
+  createConfirmTwoFactorSetup,
+  createDisableTwoFactor,
+  createRegenerateRecoveryCodes,
   createRemoveSignInMethod,
   createRequestPasswordReset,
   createSetNewPassword,
   createSignUp,
+  createVerifyTwoFactor,
   type AuthFormAction,
+  type RecoveryCodesAction,
 } from "./account-actions.js"
 import { createSignIn, createSignOut } from "./actions.js"
 import { createHandle } from "./handle.js"
@@ -37,7 +42,13 @@ export {
   type UserSession,
 } from "./user-sessions.js"
 export { getSignInMethods, type SignInMethod } from "./sign-in-methods.js"
-export type { AuthFormAction } from "./account-actions.js"
+export {
+  beginTwoFactorSetup,
+  getTwoFactorStatus,
+  type TwoFactorSetupData,
+  type TwoFactorStatus,
+} from "./two-factor.js"
+export type { AuthFormAction, RecoveryCodes, RecoveryCodesAction } from "./account-actions.js"
 export type { ProtectOptions, ProtectRule, RouteOfEvent } from "./protect.js"
 export { customFetch } from "@latch/core"
 export * from "@latch/core/errors"
@@ -79,6 +90,26 @@ export interface SvelteKitAuthResult {
    * `signed_out`).
    */
   removeSignInMethod: AuthFormAction
+  /**
+   * Two-factor authentication (`twoFactor`): the code step of a sign-in waiting for its second
+   * factor (`code`, or `recoveryCode`); starts the session and redirects where the sign-in was
+   * going. Throws `TwoFactorError` (`wrong_code`, `replayed_code`, `rate_limited`, `expired`).
+   */
+  verifyTwoFactor: AuthFormAction
+  /**
+   * Turns two-factor authentication on (`setup` from `beginTwoFactorSetup`, `code`, and
+   * `currentCode` when replacing one); returns `{ recoveryCodes, continueUrl }` to show once.
+   * Starts the session of a sign-in that had to set one up. Throws `TwoFactorError`.
+   */
+  confirmTwoFactorSetup: RecoveryCodesAction
+  /**
+   * Turns the signed-in user's two-factor authentication off, with a `code` (or
+   * `recoveryCode`); redirects to `redirectTo` (default: back to the page). Throws
+   * `TwoFactorError` (`wrong_code`, `signed_out`, `not_enrolled`…).
+   */
+  disableTwoFactor: AuthFormAction
+  /** New recovery codes for the signed-in user, with a `code`; returns them as `confirmTwoFactorSetup`. */
+  regenerateRecoveryCodes: RecoveryCodesAction
 }
 
 /**
@@ -97,5 +128,9 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthRe
     setNewPassword: createSetNewPassword(config),
     changePassword: createChangePassword(config),
     removeSignInMethod: createRemoveSignInMethod(config),
+    verifyTwoFactor: createVerifyTwoFactor(config),
+    confirmTwoFactorSetup: createConfirmTwoFactorSetup(config),
+    disableTwoFactor: createDisableTwoFactor(config),
+    regenerateRecoveryCodes: createRegenerateRecoveryCodes(config),
   }
 }

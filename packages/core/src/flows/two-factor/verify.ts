@@ -40,9 +40,22 @@ async function countAttempt(ctx: ActionContext, user: AdapterUser, page: FormPag
   }
 }
 
-/** Takes a TOTP step for the account, once: `false` when it was taken already. */
-async function takeStep(ctx: ActionContext, userId: string, step: number): Promise<boolean> {
-  const key = await counterKey(ctx.config, "two-factor:step", `${userId}\u0000${step}`)
+/**
+ * Takes a TOTP step of one secret of the account, once: `false` when it was taken already. Per
+ * secret: replacing an authenticator checks a code of the old one and of the new one, both of
+ * the same step. (The key is an HMAC: the secret is not stored in the counters.)
+ */
+async function takeStep(
+  ctx: ActionContext,
+  userId: string,
+  secret: string,
+  step: number,
+): Promise<boolean> {
+  const key = await counterKey(
+    ctx.config,
+    "two-factor:step",
+    `${userId}\u0000${secret}\u0000${step}`,
+  )
   // Kept until the step can no longer match: the window's last step, and a margin.
   const expires = new Date((step + TOTP_WINDOW + 2) * TOTP_PERIOD * 1000)
   return (await counters(ctx.config)(key, expires)) === 1
@@ -73,7 +86,7 @@ export async function checkTotp(
   const code = normalizeCode(value)
   const step = code ? await matchingStep(secret, code, Date.now()) : null
   if (step === null) return refuse(ctx, user, page, "wrong_code")
-  if (!(await takeStep(ctx, user.id, step))) return refuse(ctx, user, page, "replayed_code")
+  if (!(await takeStep(ctx, user.id, secret, step))) return refuse(ctx, user, page, "replayed_code")
 }
 
 /**

@@ -1,0 +1,54 @@
+/**
+ * Two-factor authentication, for SvelteKit pages of the app's own: `getTwoFactorStatus(event)`
+ * says whether the signed-in user has it on; `beginTwoFactorSetup(event)` gives a setup page
+ * what it shows (the QR code, the key) and posts back. The steps themselves are form actions of
+ * `SvelteKitAuth`: `verifyTwoFactor`, `confirmTwoFactorSetup`, `disableTwoFactor`,
+ * `regenerateRecoveryCodes`.
+ */
+import {
+  beginTwoFactorSetup as beginSetup,
+  getTwoFactorStatus as statusOf,
+  type TwoFactorSetupData,
+} from "@latch/core"
+import type { RequestEvent } from "@sveltejs/kit"
+import { configOf } from "./request-config.js"
+
+export type { TwoFactorSetupData }
+
+type Event = Pick<RequestEvent, "locals" | "request">
+
+/** What `getTwoFactorStatus` says of the signed-in user. */
+export interface TwoFactorStatus {
+  /** Whether signing in asks a code of their authenticator app. */
+  enabled: boolean
+}
+
+/**
+ * Whether the signed-in user has two-factor authentication on; `null` when the request has no
+ * session. Needs an adapter (the factor is stored there).
+ *
+ * @example
+ * ```ts
+ * // src/routes/settings/security/+page.server.ts
+ * import { getTwoFactorStatus } from "@latch/sveltekit"
+ *
+ * export const load = async (event) => ({ twoFactor: await getTwoFactorStatus(event) })
+ * ```
+ */
+export async function getTwoFactorStatus(event: Event): Promise<TwoFactorStatus | null> {
+  return statusOf(event.request, configOf(event, "getTwoFactorStatus"))
+}
+
+/**
+ * A new authenticator setup for the request's user: the signed-in user, or the user of a
+ * sign-in that must set one up before its session (`twoFactor.required`); `null` for anyone
+ * else. Nothing is stored until `confirmTwoFactorSetup` gets a code of the new secret; each call
+ * makes a new secret, so call it in the page's `load`, not in a layout.
+ *
+ * The page shows `qrSvg` (`{@html}`: Latch draws it, nothing of the user's is in it) and
+ * `secret` (to type by hand), and posts `setup` back in a hidden field with the `code`, and
+ * `currentCode` when `replacing`.
+ */
+export async function beginTwoFactorSetup(event: Event): Promise<TwoFactorSetupData | null> {
+  return beginSetup(event.request, configOf(event, "beginTwoFactorSetup"))
+}
