@@ -45,6 +45,10 @@ for (const entry of ["src", "test", "vitest.config.ts", "svelte.config.js", "tsc
 cpSync(join(root, "packages/core/test/helpers"), join(work, "packages/core/test/helpers"), {
   recursive: true,
 })
+// Core's TOTP (it imports nothing), with which test/two-factor.test.ts computes the codes an
+// authenticator app shows.
+const totp = "packages/core/src/flows/two-factor/totp.ts"
+cpSync(join(root, totp), join(work, totp))
 cpSync(join(root, "tsconfig.base.json"), join(work, "tsconfig.base.json"))
 
 const tarballs = await packPackages(["@latch/core"], work)
@@ -70,6 +74,9 @@ writeFileSync(
         "@simplewebauthn/server": core.devDependencies["@simplewebauthn/server"],
         // @latch/sveltekit's optional peer, for the browser side of passkeys.
         "@simplewebauthn/browser": workspace.devDependencies["@simplewebauthn/browser"],
+        // The SMTP sink and core's optional peer, for the password accounts' mails.
+        "latch-mailbox": `file:${join(root, "tools/mailbox")}`,
+        nodemailer: core.devDependencies.nodemailer,
       },
     },
     null,

@@ -1,7 +1,7 @@
 // Attacks on the demo over HTTP, each as the attacker's requests and the safe outcome, with the
 // mail read from the demo's real SMTP sink (/dev/mailbox).
 import { expect, test, type Page } from "@playwright/test"
-import { ALICE, signInByApi } from "./support"
+import { ALICE, pressLinkButton, signInByApi } from "./support"
 
 /** An address no other test (or project) uses. */
 const newAddress = (who: string) =>
@@ -69,9 +69,11 @@ test("opening a stranger's magic link while signed in does not attach their addr
   expect(asked.status()).toBe(200)
   const { href } = await linkTo(page, mallory)
 
-  // …and gets signed-in Alice to open it (a top-level navigation carries her cookie).
+  // …and gets signed-in Alice to open it and press its page's button (a top-level navigation and
+  // a same-site form post carry her cookie).
   await signInByApi(page, ALICE)
   await page.goto(href)
+  await pressLinkButton(page)
   await expect(page).toHaveURL(/error=AccountNotLinked/)
   await page.goto("/")
   await expect(page.getByTestId("header-user")).toHaveText(ALICE.name)
@@ -88,6 +90,8 @@ test("opening a stranger's magic link while signed in does not attach their addr
   const fresh = await linkTo(attackerPage, mallory, 2)
   expect(fresh.href).not.toBe(href)
   await attackerPage.goto(fresh.href)
+  await pressLinkButton(attackerPage)
+  await expect(attackerPage).not.toHaveURL(/\/auth\/callback\//)
   await attackerPage.goto("/")
   await expect(attackerPage.getByTestId("header-user")).toHaveText(mallory)
   await attacker.close()

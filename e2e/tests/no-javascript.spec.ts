@@ -1,7 +1,8 @@
 import { expect, test } from "@playwright/test"
-import { ALICE, callbackUrlOf, sessionCookie } from "./support"
+import { ALICE, callbackUrlOf, pressLinkButton, sessionCookie } from "./support"
 
-// Plain HTML forms and 303 redirects: the form action and the header's SignOut need no script.
+// Plain HTML forms and 303 redirects: the form action, the header's SignOut and the page a mailed
+// link opens need no script.
 test.use({ javaScriptEnabled: false })
 
 test.describe("without JavaScript", () => {
@@ -47,6 +48,27 @@ test.describe("without JavaScript", () => {
     await form.getByLabel("Password").fill(ALICE.password)
     await form.getByRole("button", { name: "Sign in with the form action" }).click()
     await expect(page).toHaveURL("/protected", { timeout: 2_000 })
+  })
+
+  test("a mailed sign-in link opens a page whose button signs in", async ({ page }) => {
+    const address = `e2e-nojs-${test.info().project.name}-${Date.now()}@example.com`
+    await page.goto("/signin?callbackUrl=%2Fprotected")
+    const form = page.getByTestId("email-form")
+    await form.getByLabel("Email address").fill(address)
+    await form.getByRole("button", { name: "Email me a sign-in link" }).click()
+    await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible()
+
+    // The mailbox is loaded again until the mail is there (its Refresh button needs a script).
+    const mail = page.getByRole("article", { name: `Mail to ${address}` })
+    await expect(async () => {
+      await page.goto("/dev/mailbox")
+      await expect(mail).toBeVisible({ timeout: 1_000 })
+    }).toPass({ timeout: 10_000 })
+    await mail.getByTestId("mail-link").first().click()
+    await pressLinkButton(page)
+    await expect(page).toHaveURL("/protected")
+    await expect(page.getByTestId("header-user")).toHaveText(address)
+    expect(await sessionCookie(page.context())).toBeDefined()
   })
 
   test("the header's Sign out button signs out", async ({ page }) => {

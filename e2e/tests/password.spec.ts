@@ -1,10 +1,10 @@
 // Password accounts (`Password()`) in Chromium, on the demo's own pages: sign up on /signup and
-// confirm the address by the mailed link, sign out and in again with the password, reset a
+// confirm the address by the mailed link (the button of the page it opens), sign out and in again with the password, reset a
 // forgotten password by another link (/new-password), change it on /account/password, and list
 // and remove sign-in methods on the profile. The mails are read on /dev/mailbox. Sign-up and
 // reset also without JavaScript: plain form posts and 303 redirects.
 import { expect, test, type Page } from "@playwright/test"
-import { screenshot, sessionCookie } from "./support"
+import { pressLinkButton, screenshot, sessionCookie } from "./support"
 
 interface Account {
   name: string
@@ -59,6 +59,19 @@ async function followMailedLink(page: Page, address: string, subject: RegExp, pa
   return href
 }
 
+/**
+ * Confirms the address of a sign-up as its owner does: opens the mailed link, which shows the
+ * "Confirm your address" page (a mail scanner's visit spends nothing), and presses its button.
+ * Returns the link.
+ */
+async function confirmByMailedLink(page: Page, address: string) {
+  const href = await followMailedLink(page, address, SUBJECTS.confirm, "/auth/verify-email/")
+  await expect(page).toHaveURL(/\/auth\/verify-email\/password\?token=/)
+  await expect(page.getByText(address)).toBeVisible()
+  await pressLinkButton(page, "confirmEmail")
+  return href
+}
+
 /** Fills in and posts the demo's sign-up form; lands on the "check your email" page. */
 async function submitSignUp(page: Page, account: Account, callbackUrl = "/") {
   await page.goto(`/signup?${new URLSearchParams({ callbackUrl })}`)
@@ -89,7 +102,7 @@ async function submitSignUpRefused(page: Page, account: Account) {
 /** A confirmed account, signed in: sign-up, then the mailed link. */
 async function signUpAndConfirm(page: Page, account: Account = newAccount()) {
   await submitSignUp(page, account, "/profile")
-  await followMailedLink(page, account.email, SUBJECTS.confirm, "/auth/verify-email/")
+  await confirmByMailedLink(page, account.email)
   await expect(page).toHaveURL("/profile")
   await expect(page.getByTestId("header-user")).toHaveText(account.name)
   return account
@@ -171,15 +184,16 @@ test("signs up, confirms the address by the mailed link, then signs out and in w
   // No account before the link is followed: the password opens nothing yet.
   await expectSignInRefused(page, account, account.password)
 
-  const href = await followMailedLink(page, account.email, SUBJECTS.confirm, "/auth/verify-email/")
+  const href = await confirmByMailedLink(page, account.email)
   await expect(page).toHaveURL("/protected")
   await expect(page.getByTestId("protected-user")).toHaveText(account.name)
   await expect(page.getByTestId("header-user")).toHaveText(account.name)
 
-  // The link works once: in another browser, it is used up.
+  // The link works once: in another browser, its page's button finds it used up.
   const other = await browser.newContext()
   const stranger = await other.newPage()
   await stranger.goto(href)
+  await pressLinkButton(stranger, "confirmEmail")
   await expect(stranger).toHaveURL(/\/auth\/error\?error=Verification/)
   expect(await sessionCookie(other)).toBeUndefined()
   await other.close()
@@ -381,7 +395,7 @@ test.describe("without JavaScript", () => {
     // A password the server refuses (the address itself): the form comes back, filled in.
     await submitSignUpRefused(page, { ...account, password: account.email })
     await submitSignUp(page, account, "/protected")
-    await followMailedLink(page, account.email, SUBJECTS.confirm, "/auth/verify-email/")
+    await confirmByMailedLink(page, account.email)
     await expect(page).toHaveURL("/protected")
     await expect(page.getByTestId("header-user")).toHaveText(account.name)
 
@@ -392,7 +406,7 @@ test.describe("without JavaScript", () => {
   test("resets a forgotten password by the mailed link", async ({ page }) => {
     const account = newAccount()
     await submitSignUp(page, account)
-    await followMailedLink(page, account.email, SUBJECTS.confirm, "/auth/verify-email/")
+    await confirmByMailedLink(page, account.email)
     await expect(page.getByTestId("header-user")).toHaveText(account.name)
     await signOut(page)
 
@@ -407,7 +421,7 @@ test.describe("without JavaScript", () => {
   test("changes the password after a wrong current one", async ({ page }) => {
     const account = newAccount()
     await submitSignUp(page, account, "/account/password")
-    await followMailedLink(page, account.email, SUBJECTS.confirm, "/auth/verify-email/")
+    await confirmByMailedLink(page, account.email)
     await expect(page).toHaveURL("/account/password")
     const form = page.getByTestId("change-password-form")
     const password = `battery staple ${random()}`

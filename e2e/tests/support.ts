@@ -1,5 +1,5 @@
 // Shared helpers of the end-to-end tests: the demo's users, the session cookie, a fast sign-in
-// through the HTTP API, and named screenshots.
+// through the HTTP API, named screenshots, and the button of the page a mailed link opens.
 import { mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { expect, test, type BrowserContext, type Page } from "@playwright/test"
@@ -71,6 +71,24 @@ export async function screenshot(page: Page, name: string) {
   })
   const body = await page.screenshot({ path: `${folder}${name}.png`, fullPage: true })
   await test.info().attach(name, { body, contentType: "image/png" })
+}
+
+/** The heading and the button of the page a mailed link opens, by what the link is for. */
+const LINK_PAGE = {
+  /** An email sign-in link (`/auth/callback/<provider>?token=…`). */
+  signIn: "Continue signing in",
+  /** A password sign-up's link (`/auth/verify-email/<provider>?token=…`). */
+  confirmEmail: "Confirm your address",
+}
+
+/**
+ * Presses the button of the page a mailed link opened. The link itself spends nothing (mail
+ * scanners open every link in a mail); the button posts it back, and that signs in.
+ */
+export async function pressLinkButton(page: Page, purpose: keyof typeof LINK_PAGE = "signIn") {
+  const name = LINK_PAGE[purpose]
+  await expect(page.getByRole("heading", { name })).toBeVisible()
+  await page.getByRole("button", { name }).click()
 }
 
 /** The `callbackUrl` of a URL's query, decoded. */

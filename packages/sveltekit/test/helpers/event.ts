@@ -5,6 +5,7 @@
  */
 import type { Cookies, Handle, RequestEvent } from "@sveltejs/kit"
 import { vi } from "vitest"
+import { formOf } from "../../../core/test/helpers/continue-page.js"
 
 export const ORIGIN = "http://localhost:5173"
 export const SECRET = "sveltekit-test-secret-long-enough-0123456789"
@@ -188,6 +189,19 @@ export class Browser {
     const exchange = { response, event, resolve }
     this.store(exchange)
     return exchange
+  }
+
+  /**
+   * Follows a mailed link as a user does: opens it (a page with one button: scanners open
+   * links, people press buttons) and presses the page's button; returns the button's exchange
+   * (or the link's own, when it opened no page).
+   */
+  async followLink(link: string | URL): Promise<Exchange> {
+    const url = new URL(link, this.origin)
+    const opened = await this.fetch(url.pathname + url.search)
+    if (opened.response.status !== 200) return opened
+    const { action, fields } = formOf(await opened.response.text())
+    return this.fetch(action, { form: fields, headers: { origin: this.origin } })
   }
 
   async csrfToken(authBase = "/auth"): Promise<string> {
