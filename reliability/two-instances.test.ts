@@ -107,6 +107,8 @@ class Browser {
     if (init.form) {
       headers.set("content-type", "application/x-www-form-urlencoded")
       headers.set("origin", ORIGIN)
+      // As a browser's form post: a SvelteKit form action then answers with its redirect.
+      if (!headers.has("accept")) headers.set("accept", "text/html")
       body = new URLSearchParams(init.form as Record<string, string>)
     }
     const response = await fetch(`${instance}${path}`, {
@@ -273,6 +275,73 @@ describe("two instances of the demo on one database", () => {
       const sent = readMailbox(mailDir).filter((mail) => mail.to.includes(address)).length
       expect(sent).toBe(5)
       return "8 requests for one address, alternating A and B: 5 mails sent (the limit is 5 per address per 10 min), not 5 per instance"
+    })
+  })
+
+  it("a password account made on one is confirmed, reset and used on the other", async () => {
+    await check("a password account's sign-up, reset and sign-in across A and B", async () => {
+      const address = `pw-${Date.now()}@example.com`
+      /** The link to `path` in a mail to the address, once it arrived. */
+      const linkTo = async (path: string) => {
+        const links = () =>
+          readMailbox(mailDir)
+            .filter((mail) => mail.to.includes(address))
+            .map((mail) => /https?:\/\/\S+/.exec(mail.text ?? "")?.[0] ?? "")
+            .filter((link) => link.includes(path))
+        await within(
+          2_000,
+          async () => links().length,
+          (n) => n === 1,
+        )
+        return new URL(links()[0]!)
+      }
+      // Sign-up through A's form action (SvelteKit), confirmed on B by the page's button.
+      const browser = new Browser()
+      const signUp = await browser.fetch(a.origin, "/signup", {
+        form: { email: address, password: "correct horse battery", name: "Pat" },
+      })
+      expect(signUp.status).toBe(303)
+      const confirm = await linkTo("/auth/verify-email/")
+      const page = await browser.fetch(b.origin, `${confirm.pathname}${confirm.search}`)
+      expect(page.status).toBe(200)
+      const token = /name="token" value="([^"]+)"/.exec(await page.text())![1]!
+      await browser.fetch(b.origin, confirm.pathname, {
+        form: { csrfToken: await browser.csrfToken(b.origin), token },
+      })
+      expect((await browser.session(a.origin))?.user?.email).toBe(address)
+
+      // Forgot password on B, new password through A's form action; the old one then fails on B.
+      const other = new Browser()
+      await other.fetch(b.origin, "/reset-password", { form: { email: address } })
+      const reset = await linkTo("/auth/new-password/")
+      const resetToken = reset.searchParams.get("token")!
+      const done = await other.fetch(
+        a.origin,
+        `/new-password?token=${encodeURIComponent(resetToken)}`,
+        {
+          form: { token: resetToken, password: "a brand new password" },
+        },
+      )
+      expect(done.status).toBe(303)
+      expect(done.headers.get("location")).not.toContain("error")
+      expect((await other.session(b.origin))?.user?.email).toBe(address)
+      // The reset ended the first browser's session, on both instances.
+      await within(
+        1_000,
+        () => browser.session(b.origin),
+        (session) => session === null,
+      )
+      const signIn = async (password: string) => {
+        const fresh = new Browser()
+        const csrfToken = await fresh.csrfToken(b.origin)
+        await fresh.fetch(b.origin, "/auth/callback/password", {
+          form: { csrfToken, email: address, password },
+        })
+        return (await fresh.session(b.origin))?.user?.email ?? null
+      }
+      expect(await signIn("correct horse battery")).toBeNull()
+      expect(await signIn("a brand new password")).toBe(address)
+      return "sign-up by A's form action, confirmed on B; reset asked on B, set by A's form action; the old password refused and the first session ended on both; the new one signs in on B"
     })
   })
 
