@@ -2,24 +2,7 @@
 // domain: a platform authenticator with resident keys and user verification): sign in with a
 // password, add a passkey on the profile page, sign out, and sign in with the passkey alone.
 import { expect, test, type CDPSession, type Page } from "@playwright/test"
-import { ALICE, screenshot, sessionCookie, signInByApi } from "./support"
-
-/** Gives the page a virtual platform authenticator that verifies its user without asking. */
-async function addAuthenticator(page: Page): Promise<{ cdp: CDPSession; id: string }> {
-  const cdp = await page.context().newCDPSession(page)
-  await cdp.send("WebAuthn.enable", { enableUI: false })
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  })
-  return { cdp, id: authenticatorId }
-}
+import { addAuthenticator, ALICE, screenshot, sessionCookie, signInByApi } from "./support"
 
 async function credentialsOf(cdp: CDPSession, authenticatorId: string) {
   const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId })

@@ -4,26 +4,14 @@
 // and remove sign-in methods on the profile. The mails are read on /dev/mailbox. Sign-up and
 // reset also without JavaScript: plain form posts and 303 redirects.
 import { expect, test, type Page } from "@playwright/test"
-import { pressLinkButton, screenshot, sessionCookie } from "./support"
-
-interface Account {
-  name: string
-  email: string
-  password: string
-}
-
-/** A random suffix: addresses and passwords no other test (or project, or run) uses. */
-const random = () => Math.random().toString(36).slice(2, 10)
-
-/** A new account's details; its address is this test's alone. */
-function newAccount(): Account {
-  const project = test.info().project.name
-  return {
-    name: `Pat ${random()}`,
-    email: `pw-${project}-${Date.now()}-${random()}@example.com`,
-    password: `correct horse ${random()}`,
-  }
-}
+import {
+  newAccount,
+  random,
+  pressLinkButton,
+  screenshot,
+  sessionCookie,
+  type Account,
+} from "./support"
 
 /** The subjects of the Password provider's mails. */
 const SUBJECTS = {
@@ -100,7 +88,7 @@ async function submitSignUpRefused(page: Page, account: Account) {
 }
 
 /** A confirmed account, signed in: sign-up, then the mailed link. */
-async function signUpAndConfirm(page: Page, account: Account = newAccount()) {
+async function signUpAndConfirm(page: Page, account: Account = newAccount("pw", "Pat")) {
   await submitSignUp(page, account, "/profile")
   await confirmByMailedLink(page, account.email)
   await expect(page).toHaveURL("/profile")
@@ -173,7 +161,7 @@ test("signs up, confirms the address by the mailed link, then signs out and in w
   page,
   browser,
 }) => {
-  const account = newAccount()
+  const account = newAccount("pw", "Pat")
   await page.goto("/signin?callbackUrl=%2Fprotected")
   await page.getByRole("link", { name: "Create an account" }).click()
   await expect(page).toHaveURL("/signup?callbackUrl=%2Fprotected")
@@ -204,7 +192,7 @@ test("signs up, confirms the address by the mailed link, then signs out and in w
 })
 
 test("a password the policy refuses is shown inline, and nothing is mailed", async ({ page }) => {
-  const account = newAccount()
+  const account = newAccount("pw", "Pat")
   await page.goto("/signup")
   const form = page.getByTestId("signup-form")
   const password = form.getByLabel("Password")
@@ -391,7 +379,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false })
 
   test("signs up and confirms the address by the mailed link", async ({ page }) => {
-    const account = newAccount()
+    const account = newAccount("pw", "Pat")
     // A password the server refuses (the address itself): the form comes back, filled in.
     await submitSignUpRefused(page, { ...account, password: account.email })
     await submitSignUp(page, account, "/protected")
@@ -404,7 +392,7 @@ test.describe("without JavaScript", () => {
   })
 
   test("resets a forgotten password by the mailed link", async ({ page }) => {
-    const account = newAccount()
+    const account = newAccount("pw", "Pat")
     await submitSignUp(page, account)
     await confirmByMailedLink(page, account.email)
     await expect(page.getByTestId("header-user")).toHaveText(account.name)
@@ -419,7 +407,7 @@ test.describe("without JavaScript", () => {
   })
 
   test("changes the password after a wrong current one", async ({ page }) => {
-    const account = newAccount()
+    const account = newAccount("pw", "Pat")
     await submitSignUp(page, account, "/account/password")
     await confirmByMailedLink(page, account.email)
     await expect(page).toHaveURL("/account/password")

@@ -2,7 +2,7 @@
 // through the HTTP API, named screenshots, and the button of the page a mailed link opens.
 import { mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { expect, test, type BrowserContext, type Page } from "@playwright/test"
+import { expect, test, type BrowserContext, type CDPSession, type Page } from "@playwright/test"
 
 /** The demo's users (apps/demo/src/lib/users.ts). */
 export const ALICE = { username: "alice", password: "wonderland", name: "Alice Liddell" }
@@ -94,4 +94,41 @@ export async function pressLinkButton(page: Page, purpose: keyof typeof LINK_PAG
 /** The `callbackUrl` of a URL's query, decoded. */
 export function callbackUrlOf(url: string): string | null {
   return new URL(url).searchParams.get("callbackUrl")
+}
+
+/** A password account a test signs up. */
+export interface Account {
+  name: string
+  email: string
+  password: string
+}
+
+/** A random suffix: addresses and passwords no other test (or project, or run) uses. */
+export const random = () => Math.random().toString(36).slice(2, 10)
+
+/** A new account's details (`prefix` names the spec in the address); its address is this test's alone. */
+export function newAccount(prefix: string, name: string): Account {
+  const project = test.info().project.name
+  return {
+    name: `${name} ${random()}`,
+    email: `${prefix}-${project}-${Date.now()}-${random()}@example.com`,
+    password: `correct horse ${random()}`,
+  }
+}
+
+/** Gives the page a virtual platform authenticator that verifies its user without asking. */
+export async function addAuthenticator(page: Page): Promise<{ cdp: CDPSession; id: string }> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send("WebAuthn.enable", { enableUI: false })
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  })
+  return { cdp, id: authenticatorId }
 }

@@ -7,6 +7,8 @@
 // LATCH_DEMO_SESSION=jwt, which keeps them in an encrypted cookie. Database sessions are cached
 // in each instance's memory (`session.cache`) unless LATCH_DEMO_CACHE=off: the adapter reports
 // every change, so a session ended on one instance is refused at once by every other.
+// Two-factor authentication (`twoFactor`) is on: /profile turns it on and off, /two-factor asks
+// for the code.
 import { env } from "$env/dynamic/private"
 import { SvelteKitAuth, type SvelteKitAuthConfig } from "@latch/sveltekit"
 import { customFetch } from "@latch/sveltekit"
@@ -81,18 +83,27 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
   providers.push(Passkey({ relyingParty: { name: "Latch demo" } }))
   return {
     theme: { brandColor: "#4f46e5", colorScheme: "auto" },
-    // The Password provider's forms are the demo's pages (src/routes): the reset link leads to
-    // /new-password?token=…, the mails' "sign up" and "reset it" links to /signup and
-    // /reset-password. The built-in sign-in page links to them too.
-    ...(passwords && {
-      pages: {
+    pages: {
+      // Two-factor authentication's pages are the demo's own: a sign-in waiting for its code is
+      // sent to /two-factor, and /settings/two-factor sets up an authenticator app.
+      twoFactor: "/two-factor",
+      twoFactorSetup: "/settings/two-factor",
+      // The Password provider's forms are the demo's pages (src/routes): the reset link leads
+      // to /new-password?token=…, the mails' "sign up" and "reset it" links to /signup and
+      // /reset-password. The built-in sign-in page links to them too.
+      ...(passwords && {
         signUp: "/signup",
         resetPassword: "/reset-password",
         newPassword: "/new-password",
         changePassword: "/account/password",
-      },
-    }),
+      }),
+    },
     adapter,
+    // Two-factor authentication: a user turns on a code from an authenticator app on /profile;
+    // from then on every sign-in (password, email link, OpenID…) asks for it before the session
+    // starts. A passkey that verified its user (the Passkey provider requires it) is two factors
+    // by itself and asks none. The adapter stores the secrets, encrypted, and the recovery codes.
+    twoFactor: { issuer: "Latch demo" },
     // The cache needs the adapter's `watchSessions` (PostgreSQL LISTEN/NOTIFY, or PGlite's own
     // notifications); with JWT sessions there is nothing to cache.
     session: { strategy, cache: strategy === "database" && env.LATCH_DEMO_CACHE !== "off" },
@@ -155,6 +166,12 @@ export const {
   setNewPassword,
   changePassword,
   removeSignInMethod,
+  // The form actions of two-factor authentication: the code step (/two-factor), the setup
+  // (/settings/two-factor), turning it off and new recovery codes (/profile).
+  verifyTwoFactor,
+  confirmTwoFactorSetup,
+  disableTwoFactor,
+  regenerateRecoveryCodes,
 } = SvelteKitAuth(demoConfig)
 
 /** The demo's adapter, for pages that show what it stores (the profile's passkeys). */

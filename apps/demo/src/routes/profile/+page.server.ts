@@ -1,18 +1,23 @@
-// The profile: the user's name, their sign-in methods, passkeys, and where they are signed in
-// (their database sessions), with form actions that remove a sign-in method, sign one device
-// out, or every device but this one.
+// The profile: the user's name, their sign-in methods, passkeys, two-factor authentication, and
+// where they are signed in (their database sessions), with form actions that remove a sign-in
+// method, turn two-factor authentication off or make new recovery codes, sign one device out,
+// or every device but this one.
 import {
   AccountError,
   getSignInMethods,
+  getTwoFactorStatus,
   getUserSessions,
   revokeOtherSessions,
   revokeUserSession,
+  TwoFactorError,
 } from "@latch/sveltekit"
 import { fail, redirect, type RequestEvent } from "@sveltejs/kit"
 import {
   demoAdapter,
   demoPasswordAccounts,
   demoSessionStrategy,
+  disableTwoFactor,
+  regenerateRecoveryCodes,
   removeSignInMethod,
 } from "../../auth"
 import type { Actions, PageServerLoad } from "./$types"
@@ -37,6 +42,9 @@ export const load: PageServerLoad = async (event) => {
   // whether it may be removed now: never the last way in.
   const methods = await fromDatabase(event, () => getSignInMethods(event))
   if (methods === null) redirect(303, signInHere)
+  // Whether signing in asks a code of an authenticator app (turned on at /settings/two-factor).
+  const twoFactor = await fromDatabase(event, () => getTwoFactorStatus(event))
+  if (twoFactor === null) redirect(303, signInHere)
   // The providers a button links to the account: a sign-in posted while signed in adds the
   // account it signs in with to this user.
   const providers = (await (await event.fetch("/auth/providers")).json()) as Record<
@@ -60,6 +68,8 @@ export const load: PageServerLoad = async (event) => {
     linkable,
     passwords: demoPasswordAccounts(),
     removed: event.url.searchParams.has("removed"),
+    twoFactor,
+    twoFactorOff: event.url.searchParams.has("twoFactorOff"),
     passkeys: passkeys.map((passkey) => ({
       id: passkey.credentialID,
       synced: passkey.credentialBackedUp,
@@ -101,6 +111,32 @@ export const actions: Actions = {
       await removeSignInMethod(event)
     } catch (error) {
       if (error instanceof AccountError) return fail(400, { methodCode: error.code })
+      throw error
+    }
+  },
+  // Turns two-factor authentication off, given a code of the app or a recovery code (a session
+  // alone does not), then comes back here (the form's `redirectTo`). Refused (`TwoFactorError`):
+  // `wrong_code`, `replayed_code`, `rate_limited`, `not_enrolled`, `signed_out`.
+  turnOffTwoFactor: async (event) => {
+    try {
+      await disableTwoFactor(event)
+    } catch (error) {
+      if (error instanceof TwoFactorError) {
+        return fail(400, { twoFactorForm: "turnOff", twoFactorCode: error.code })
+      }
+      throw error
+    }
+  },
+  // New recovery codes, given a code of the app; the old ones stop working. The page shows them
+  // once: Latch keeps only their HMACs.
+  newRecoveryCodes: async (event) => {
+    try {
+      const { recoveryCodes } = await regenerateRecoveryCodes(event)
+      return { recoveryCodes }
+    } catch (error) {
+      if (error instanceof TwoFactorError) {
+        return fail(400, { twoFactorForm: "recoveryCodes", twoFactorCode: error.code })
+      }
       throw error
     }
   },

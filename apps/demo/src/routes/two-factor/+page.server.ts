@@ -1,0 +1,33 @@
+// The code step of a sign-in (`pages.twoFactor`): a user with two-factor authentication on ends
+// every primary sign-in here — password, email link, OpenID — with no session yet; Latch holds
+// the sign-in in a sealed cookie for five minutes. A code of the authenticator app, or one of
+// the recovery codes (`?recovery`), starts the session (`verifyTwoFactor`), which then goes
+// where the sign-in was going.
+import { TwoFactorError } from "@latch/sveltekit"
+import { fail } from "@sveltejs/kit"
+import { postedForm } from "$lib/server/form"
+import { twoFactorCodeOfQuery } from "$lib/two-factor"
+import { verifyTwoFactor } from "../../auth"
+import type { Actions, PageServerLoad } from "./$types"
+
+export const load: PageServerLoad = async ({ url }) => ({
+  recovery: url.searchParams.has("recovery"),
+  // Latch's own redirects here carry a refusal in the query (`?error=TwoFactorError&code=`).
+  code: twoFactorCodeOfQuery(url),
+})
+
+export const actions: Actions = {
+  default: async (event) => {
+    // Read before `verifyTwoFactor` reads the body: which form was posted.
+    const recovery = (await postedForm(event.request.clone())).has("recoveryCode")
+    try {
+      // A 303 where the sign-in was going, with the session.
+      await verifyTwoFactor(event)
+    } catch (error) {
+      // `wrong_code`, `replayed_code` (a code is accepted once), `rate_limited` (5 codes per
+      // account per 15 minutes), `expired` (no sign-in waiting: too late, or none).
+      if (error instanceof TwoFactorError) return fail(400, { code: error.code, recovery })
+      throw error
+    }
+  },
+}
