@@ -8,6 +8,7 @@ import Credentials from "@latch/core/providers/credentials"
 import Nodemailer from "@latch/core/providers/nodemailer"
 import type { AuthConfig } from "@latch/core/types"
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import { followLink } from "../../../packages/core/test/helpers/continue-page.js"
 import { Browser, ORIGIN, SECRET } from "../../../packages/core/test/helpers/request.js"
 import { drizzleDatabase, pgDatabase, type Database } from "./databases.js"
 
@@ -76,7 +77,8 @@ describe.each([
     // No incrementCounter in Auth.js's adapters: the rate limit counts in memory, the documented
     // fallback (its `memory-counter` warning is logged once per process).
 
-    const landed = await browser.fetch(mails[0]!)
+    // The link opens a "Continue signing in" page; its button signs in.
+    const landed = await followLink(browser, mails[0]!)
     expect(landed.headers.get("location")).toBe(`${ORIGIN}/home`)
     const user = await database.adapter.getUserByEmail!("ada@example.com")
     expect(user).toMatchObject({ email: "ada@example.com", emailVerified: expect.any(Date) })
