@@ -7,25 +7,10 @@
  * authenticator.
  */
 import { randomUUID } from "node:crypto"
-import pg from "pg"
 import { describe, expect, it } from "vitest"
 import type { AdapterAccount, AdapterAuthenticator } from "@latch/core/adapters"
 import { PostgresAdapter, type Queryable } from "../src/index.js"
-import { clients, useEmptyDatabase } from "./clients.js"
-
-/** Runs `use` on a single connection: the PGlite itself, or one checked out of the pool. */
-async function onOneConnection<T>(
-  client: Queryable,
-  use: (connection: Queryable) => Promise<T>,
-): Promise<T> {
-  if (!(client instanceof pg.Pool)) return use(client)
-  const connection = await client.connect()
-  try {
-    return await use(connection)
-  } finally {
-    connection.release()
-  }
-}
+import { clients, useEmptyDatabase, onOneConnection } from "./clients.js"
 
 const byCredentialId = (x: AdapterAuthenticator, y: AdapterAuthenticator) =>
   x.credentialID < y.credentialID ? -1 : 1

@@ -58,3 +58,20 @@ export function useEmptyDatabase(open: () => Promise<Database>): () => Database 
   })
   return () => db!
 }
+
+/** Runs `use` on a single connection: the PGlite itself, or one checked out of the pool. */
+export async function onOneConnection<T>(
+  client: Queryable,
+  use: (connection: Queryable) => Promise<T>,
+): Promise<T> {
+  if (!(client instanceof pg.Pool)) return use(client)
+  const connection = await client.connect()
+  try {
+    return await use(connection)
+  } finally {
+    connection.release()
+  }
+}
+
+/** An SQL identifier, quoted. */
+export const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`

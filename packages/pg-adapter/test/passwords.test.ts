@@ -4,30 +4,13 @@
  * cascade from users, index use, and `migrate` adding the table to a database made before it.
  */
 import { randomBytes, randomUUID } from "node:crypto"
-import pg from "pg"
 import { describe, expect, it } from "vitest"
 import { migrate, PostgresAdapter, type Queryable } from "../src/index.js"
-import { clients, useEmptyDatabase } from "./clients.js"
+import { clients, useEmptyDatabase, onOneConnection, quoted } from "./clients.js"
 
 /** A hash shaped like core's: `$scrypt$<parameters>$<salt>$<key>`, salt and key in base64. */
 const newHash = () =>
   `$scrypt$ln=17,r=8,p=1$${randomBytes(16).toString("base64")}$${randomBytes(64).toString("base64")}`
-
-const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`
-
-/** Runs `use` on a single connection: the PGlite itself, or one checked out of the pool. */
-async function onOneConnection<T>(
-  client: Queryable,
-  use: (connection: Queryable) => Promise<T>,
-): Promise<T> {
-  if (!(client instanceof pg.Pool)) return use(client)
-  const connection = await client.connect()
-  try {
-    return await use(connection)
-  } finally {
-    connection.release()
-  }
-}
 
 describe.each(clients)("passwords on $name", ({ open }) => {
   const db = useEmptyDatabase(open)

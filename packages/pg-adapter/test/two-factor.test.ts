@@ -7,11 +7,10 @@
  * index use, and `migrate` adding the tables to a database made before them.
  */
 import { randomBytes, randomUUID } from "node:crypto"
-import pg from "pg"
 import { describe, expect, it } from "vitest"
 import type { AdapterTwoFactor } from "@latch/core/adapters"
 import { migrate, PostgresAdapter, type Queryable } from "../src/index.js"
-import { clients, useEmptyDatabase } from "./clients.js"
+import { clients, useEmptyDatabase, onOneConnection, quoted } from "./clients.js"
 
 const base64url = (bytes: number) => randomBytes(bytes).toString("base64url")
 
@@ -22,22 +21,6 @@ const newSecret = () =>
 /** Recovery code hashes shaped like core's: HMAC-SHA256 in lowercase hex. */
 const newHashes = (count = 10) =>
   Array.from({ length: count }, () => randomBytes(32).toString("hex"))
-
-const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`
-
-/** Runs `use` on a single connection: the PGlite itself, or one checked out of the pool. */
-async function onOneConnection<T>(
-  client: Queryable,
-  use: (connection: Queryable) => Promise<T>,
-): Promise<T> {
-  if (!(client instanceof pg.Pool)) return use(client)
-  const connection = await client.connect()
-  try {
-    return await use(connection)
-  } finally {
-    connection.release()
-  }
-}
 
 describe.each(clients)("two-factor on $name", ({ open }) => {
   const db = useEmptyDatabase(open)

@@ -8,6 +8,7 @@
  */
 import type { Theme } from "../types.js"
 import { escapeHtml, html, raw } from "./html.js"
+import { MAIL_FONT, mailFrame } from "./mail-frame.js"
 import { safeCssColor } from "./layout.js"
 
 /** What the mail is built from. */
@@ -83,98 +84,54 @@ export function renderSignInEmail({
     `If you did not ask to sign in, ignore this email: nobody can sign in without ${hasCode ? "the link or the code" : "the link"}.`,
     "",
   ].join("\n")
-  const font = "font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
-  const body = html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light" />
-        <title>${subject}</title>
-      </head>
-      <body style="margin: 0; padding: 0; background: #f4f4f5">
-        <table
-          role="presentation"
-          width="100%"
-          cellpadding="0"
-          cellspacing="0"
-          border="0"
-          style="background: #f4f4f5"
+  const body = mailFrame({
+    subject,
+    heading: html`Sign in to <strong>${raw(shownHost)}</strong>`,
+    rows: html`<tr>
+        <td
+          style="padding: 8px 32px 24px; ${MAIL_FONT}; font-size: 15px; line-height: 1.5; color: #3f3f46"
         >
-          <tr>
-            <td align="center" style="padding: 32px 16px">
-              <table
-                role="presentation"
-                width="100%"
-                cellpadding="0"
-                cellspacing="0"
-                border="0"
-                style="max-width: 480px; background: #ffffff; border: 1px solid #e4e4e7; border-radius: 12px"
+          Select the button to finish signing in. The link works once, until ${until}.
+        </td>
+      </tr>
+      <tr>
+        <td align="center" style="padding: 0 32px 24px">
+          <a
+            href="${url}"
+            target="_blank"
+            style="display: inline-block; padding: 12px 24px; border-radius: 8px; background: ${brand}; color: ${buttonText}; ${MAIL_FONT}; font-size: 16px; font-weight: 600; text-decoration: none"
+            >Sign in</a
+          >
+        </td>
+      </tr>
+      <tr>
+        <td
+          style="padding: 0 32px 24px; ${MAIL_FONT}; font-size: 13px; line-height: 1.5; color: #52525b; word-break: break-all"
+        >
+          Or copy this link into your browser:<br />
+          <a href="${url}" style="color: #3f3f46">${url}</a>
+        </td>
+      </tr>
+      ${
+        hasCode
+          ? html`<tr>
+              <td
+                style="padding: 0 32px 24px; ${MAIL_FONT}; font-size: 15px; line-height: 1.5; color: #3f3f46"
               >
-                <tr>
-                  <td
-                    style="padding: 32px 32px 8px; ${font}; font-size: 20px; font-weight: 600; color: #18181b"
-                  >
-                    Sign in to <strong>${raw(shownHost)}</strong>
-                  </td>
-                </tr>
-                <tr>
-                  <td
-                    style="padding: 8px 32px 24px; ${font}; font-size: 15px; line-height: 1.5; color: #3f3f46"
-                  >
-                    Select the button to finish signing in. The link works once, until ${until}.
-                  </td>
-                </tr>
-                <tr>
-                  <td align="center" style="padding: 0 32px 24px">
-                    <a
-                      href="${url}"
-                      target="_blank"
-                      style="display: inline-block; padding: 12px 24px; border-radius: 8px; background: ${brand}; color: ${buttonText}; ${font}; font-size: 16px; font-weight: 600; text-decoration: none"
-                      >Sign in</a
-                    >
-                  </td>
-                </tr>
-                <tr>
-                  <td
-                    style="padding: 0 32px 24px; ${font}; font-size: 13px; line-height: 1.5; color: #52525b; word-break: break-all"
-                  >
-                    Or copy this link into your browser:<br />
-                    <a href="${url}" style="color: #3f3f46">${url}</a>
-                  </td>
-                </tr>
-                ${
-                  hasCode
-                    ? html`<tr>
-                        <td
-                          style="padding: 0 32px 24px; ${font}; font-size: 15px; line-height: 1.5; color: #3f3f46"
-                        >
-                          Or, on the device where you asked to sign in, enter this code:
-                          <div
-                            style="margin: 12px 0 8px; padding: 12px; border-radius: 8px; background: #f4f4f5; text-align: center; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 28px; font-weight: 700; letter-spacing: 0.2em; color: #18181b"
-                          >
-                            ${code}
-                          </div>
-                          <span style="font-size: 13px; color: #52525b"
-                            >It works once, in that browser only, until ${codeUntil}.</span
-                          >
-                        </td>
-                      </tr>`
-                    : ""
-                }
-                <tr>
-                  <td
-                    style="padding: 16px 32px 32px; border-top: 1px solid #e4e4e7; ${font}; font-size: 13px; line-height: 1.5; color: #71717a"
-                  >
-                    If you did not ask to sign in, ignore this email: nobody can sign in without
-                    ${hasCode ? "the link or the code" : "the link"}.
-                  </td>
-                </tr>
-              </table>
-            </td>
-          </tr>
-        </table>
-      </body>
-    </html> `
+                Or, on the device where you asked to sign in, enter this code:
+                <div
+                  style="margin: 12px 0 8px; padding: 12px; border-radius: 8px; background: #f4f4f5; text-align: center; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 28px; font-weight: 700; letter-spacing: 0.2em; color: #18181b"
+                >
+                  ${code}
+                </div>
+                <span style="font-size: 13px; color: #52525b"
+                  >It works once, in that browser only, until ${codeUntil}.</span
+                >
+              </td>
+            </tr>`
+          : ""
+      }`,
+    footer: `If you did not ask to sign in, ignore this email: nobody can sign in without ${hasCode ? "the link or the code" : "the link"}.`,
+  })
   return { subject, text, html: body.toString() }
 }

@@ -11,6 +11,7 @@ import type { Theme } from "../types.js"
 import { formatExpiry, type SignInEmail } from "./email.js"
 import { escapeHtml, html, raw, safeUrl, type SafeHtml } from "./html.js"
 import { safeCssColor } from "./layout.js"
+import { MAIL_FONT, mailFrame } from "./mail-frame.js"
 
 /** Which password mail to render. */
 export type PasswordEmailKind = "verify" | "exists" | "reset" | "no-account" | "changed"
@@ -201,7 +202,7 @@ function toText(parts: Part[], host: string): string {
     .join("")
 }
 
-const FONT = "font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
+const FONT = MAIL_FONT
 
 function toHtml(parts: Part[], host: string): SafeHtml {
   // Break the host's dots for the visible text: some clients turn "example.com" into a link.
@@ -271,54 +272,12 @@ export function renderPasswordEmail(
         </tr>`
     : ""
 
-  const body = html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light" />
-        <title>${subject}</title>
-      </head>
-      <body style="margin: 0; padding: 0; background: #f4f4f5">
-        <table
-          role="presentation"
-          width="100%"
-          cellpadding="0"
-          cellspacing="0"
-          border="0"
-          style="background: #f4f4f5"
-        >
-          <tr>
-            <td align="center" style="padding: 32px 16px">
-              <table
-                role="presentation"
-                width="100%"
-                cellpadding="0"
-                cellspacing="0"
-                border="0"
-                style="max-width: 480px; background: #ffffff; border: 1px solid #e4e4e7; border-radius: 12px"
-              >
-                <tr>
-                  <td
-                    style="padding: 32px 32px 16px; ${FONT}; font-size: 20px; font-weight: 600; color: #18181b"
-                  >
-                    ${toHtml(mail.heading, host)}
-                  </td>
-                </tr>
-                ${mail.intro.map((parts) => paragraph(parts, host))} ${button}
-                ${outro.map((parts) => paragraph(parts, host))}
-                <tr>
-                  <td
-                    style="padding: 16px 32px 32px; border-top: 1px solid #e4e4e7; ${FONT}; font-size: 13px; line-height: 1.5; color: #71717a"
-                  >
-                    ${toHtml(mail.footer, host)}
-                  </td>
-                </tr>
-              </table>
-            </td>
-          </tr>
-        </table>
-      </body>
-    </html> `
+  const body = mailFrame({
+    subject,
+    heading: toHtml(mail.heading, host),
+    rows: html`${mail.intro.map((parts) => paragraph(parts, host))} ${button}
+    ${outro.map((parts) => paragraph(parts, host))}`,
+    footer: toHtml(mail.footer, host),
+  })
   return { subject, text, html: body.toString() }
 }
