@@ -1,12 +1,12 @@
 // Whether a password sign-in's, reset request's or sign-up's timing tells an address with an
 // account from one without: the Password provider of @latch/core through `Auth()` in this
-// process, with its default scrypt parameters (OWASP's), rate limits off, the kinds of request
+// process, with its default scrypt parameters, rate limits off, the kinds of request
 // interleaved one by one: a wrong password for an account, the right one (for reference), an
 // account without a password, an address with no account; a reset request for an account and
 // for an unknown address; a sign-up for a new address and for a taken one. `node password-timing.mjs` prints the results; `node index.mjs` also
 // writes them into README.md.
 import { Auth } from "@latch/core"
-import Password, { hashPassword } from "@latch/core/providers/password"
+import Password, { DEFAULT_SCRYPT, hashPassword } from "@latch/core/providers/password"
 import {
   BenchError,
   isMain,
@@ -142,7 +142,7 @@ async function main() {
   const light = pick(FORMS, (kind) => kind.startsWith("reset"))
   const send = (kind) => (kind in KINDS ? signIn(KINDS[kind]) : postForm(FORMS[kind]))
   const times = Object.fromEntries(Object.keys({ ...heavy, ...light }).map((kind) => [kind, []]))
-  // The kinds that derive a scrypt key (~0.4 s, 128 MiB) run apart from the reset requests
+  // The kinds that derive a scrypt key (~0.3 s, 32 MiB) run apart from the reset requests
   // (~1 ms, no key): a request right after a derivation pays for its memory, and would be
   // measured as slower for no reason of its own. Within each group, every round runs each kind
   // once in a fresh random order, after a warm-up.
@@ -229,7 +229,7 @@ both answers of a reset request or a sign-up do the same lookups, store one toke
 mail.
 
 What is measured (\`bench/password-timing.mjs\`): the \`Password\` provider through \`Auth()\` in one
-process, with its default scrypt parameters (N = 2^17, r = 8, p = 1), rate limits off, an
+process, with its default scrypt parameters (N = 2^${DEFAULT_SCRYPT.ln}, r = ${DEFAULT_SCRYPT.r}, p = ${DEFAULT_SCRYPT.p}), rate limits off, an
 adapter in memory (so the lookups cost next to nothing and the comparison is the hashing's);
 mails kept in memory (a mail service takes the same time for any address). The requests that
 derive a key run ${ROUNDS} rounds, the reset requests (no key, about a millisecond) ${LIGHT_ROUNDS}

@@ -4,10 +4,15 @@
 //
 //   node fuzz.mjs                 full run: 50,000 requests per strategy, results saved
 //   node fuzz.mjs --short         a few thousand with a fixed seed (part of the test command)
-//   node fuzz.mjs --seed S --requests N [--strategy jwt] [--no-build]
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+//   node fuzz.mjs --seed S --requests N [--strategy jwt] [--no-build] [--no-save]
+//
+// The failing requests of a run are saved as regressions in fuzz-regressions.json (tracked),
+// except those of a short run: `npm test` must not change the checkout, and a short run's
+// failure may be the machine's (a busy one) rather than the app's. Those go to results/local/
+// (git-ignored), to be promoted by hand, as the run prints.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import fc from "fast-check"
 import { startMailbox } from "latch-mailbox"
@@ -26,6 +31,8 @@ import {
 import { saveResults } from "./lib/results.mjs"
 
 const REGRESSIONS = fileURLToPath(new URL("./fuzz-regressions.json", import.meta.url))
+/** Where a short run's failing requests go: git-ignored (.gitignore here). */
+const LOCAL_FAILURES = fileURLToPath(new URL("./results/local/", import.meta.url))
 const BATCH = 500
 /** One request in this many is a multi-megabyte body. */
 const OVERSIZED_EVERY = 250
@@ -295,20 +302,50 @@ export async function runFuzz({
   }
 }
 
-/** Saves the failing requests of a run as regressions, replayed first by every later run. */
-function saveRegressions(failures, seed) {
-  const saved = loadRegressions()
-  for (const failure of failures) {
-    if (!failure.request) continue
-    saved.push({
-      id: `seed-${seed}-${saved.length}`,
+/**
+ * The failing requests of a run as regressions, numbered on from the `count` already saved (so
+ * that they can be appended to fuzz-regressions.json as they are).
+ */
+function regressionsOf(failures, seed, count) {
+  return failures
+    .filter((failure) => failure.request)
+    .map((failure, i) => ({
+      id: `seed-${seed}-${count + i}`,
       seed,
       strategy: failure.strategy,
       found: failure.violations.join("; ").slice(0, 300),
       request: failure.request,
-    })
-  }
+    }))
+}
+
+/** Saves the failing requests of a run as regressions, replayed first by every later run. */
+function saveRegressions(failures, seed) {
+  const saved = loadRegressions()
+  saved.push(...regressionsOf(failures, seed, saved.length))
   writeFileSync(REGRESSIONS, `${JSON.stringify(saved, null, 2)}\n`)
+}
+
+/**
+ * Saves the failing requests of a short run under results/local/, never in the tracked
+ * regressions, and says how to promote them.
+ */
+function saveLocalFailures(failures, seed) {
+  const found = regressionsOf(failures, seed, loadRegressions().length)
+  if (found.length === 0) return
+  mkdirSync(LOCAL_FAILURES, { recursive: true })
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-")
+  const file = join(LOCAL_FAILURES, `fuzz-failures-${stamp}.json`)
+  writeFileSync(file, `${JSON.stringify(found, null, 2)}\n`)
+  const shown = relative(fileURLToPath(new URL("..", import.meta.url)), file)
+  console.error(
+    [
+      `The failing requests of this short run are in ${shown} (git-ignored); ` +
+        `reliability/fuzz-regressions.json is unchanged.`,
+      `To keep one as a regression, replayed first by every later run: check with the command ` +
+        `below that it fails again (a busy machine can fail the latency check), then copy its ` +
+        `entry into the array in reliability/fuzz-regressions.json and commit it with the fix.`,
+    ].join("\n"),
+  )
 }
 
 async function main(argv) {
@@ -334,7 +371,8 @@ async function main(argv) {
       `FAILURE (${failure.strategy}, ${failure.where}): ${failure.violations.join("; ")}`,
     )
   if (results.failures.length) {
-    if (!argv.includes("--no-save")) saveRegressions(results.failures, seed)
+    const save = isShort ? saveLocalFailures : saveRegressions
+    if (!argv.includes("--no-save")) save(results.failures, seed)
     console.error(
       `${results.failures.length} invariant failures; reproduce with: ${results.command}`,
     )

@@ -45,6 +45,7 @@ export type ErrorType =
   | "PasswordError"
   | "PayloadTooLarge"
   | "InvalidRequest"
+  | "ReauthenticationRequired"
   | "SessionTokenError"
   | "SignOutError"
   | "UnknownAction"
@@ -182,6 +183,11 @@ export class CallbackRouteError extends AuthError {
 /**
  * The credentials were refused. Throw it from `authorize` with a `code` of your own, which
  * reaches the sign-in page as `?code=`; it must not reveal anything sensitive.
+ *
+ * Latch's own codes: `credentials` (wrong or unknown), `rate_limited` (too many attempts),
+ * `unverified` (a Password account whose address is not confirmed yet), and `busy` (a Password
+ * sign-in refused before any work because password hashing is at capacity). `rate_limited` and
+ * `busy` come with `retryAfter` seconds, sent as `Retry-After`.
  *
  * @example
  * ```ts
@@ -440,6 +446,8 @@ export type FormPage =
   | "account"
   | "twoFactor"
   | "twoFactorSetup"
+  | "reauthenticate"
+  | "confirmEmail"
 
 /** Codes of `PasswordError`: the new password's policy, and the forms' own refusals. */
 export type PasswordErrorCode =
@@ -450,18 +458,23 @@ export type PasswordErrorCode =
   | "password_breached"
   | "invalid_email"
   | "wrong_password"
+  | "password_required"
+  | "same_password"
   | "no_password"
   | "rate_limited"
   | "signed_out"
   | "mail_failed"
   | "sign_up_closed"
+  | "busy"
   | "refused"
 
 /**
  * A password form was refused (`Password` provider): sign-up, reset request, new password or
  * change of password. The user goes back to the form with
  * `?error=PasswordError&code=<PasswordErrorCode>`; a form action gets it thrown, to show the
- * message inline. A code never says whether an address has an account.
+ * message inline. A code never says whether an address has an account. `busy`: the server's
+ * password hashing is at capacity (the provider's `hashing` option) and refused the request
+ * before any work; `retryAfter` says when to try again (`Retry-After` on the answer).
  */
 export class PasswordError extends SignInError {
   static override type: ErrorType = "PasswordError"
@@ -490,12 +503,19 @@ export interface PasswordErrorOptions extends AuthErrorOptions {
 
 /** Codes of `TwoFactorError`. */
 export type TwoFactorErrorCode =
-  "wrong_code" | "replayed_code" | "expired" | "rate_limited" | "signed_out" | "not_enrolled"
+  | "wrong_code"
+  | "replayed_code"
+  | "expired"
+  | "rate_limited"
+  | "signed_out"
+  | "not_enrolled"
+  | "unverified"
 
 /**
  * The second factor was refused: a wrong code (`wrong_code`), a code already used
  * (`replayed_code`), a sign-in that waited too long for its code (`expired`: sign in again),
- * too many tries (`rate_limited`), or a change of the factor without a session. The user goes
+ * too many tries (`rate_limited`), a change of the factor without a session, or a setup on an
+ * account whose address was never proven (`unverified`: confirm the address first). The user goes
  * back to the code form (`{basePath}/two-factor`, or the setup form) with
  * `?error=TwoFactorError&code=…`; `expired` goes to the sign-in page.
  */
@@ -522,6 +542,54 @@ export interface TwoFactorErrorOptions extends AuthErrorOptions {
   code?: TwoFactorErrorCode
   page?: FormPage
   retryAfter?: number
+}
+
+/**
+ * Codes of `ReauthenticationRequired`: why the step is asked (`required`: the session's last
+ * proof is older than `accountChanges.freshAge`; `second_factor`: it was made without the
+ * user's second factor), or why the last try at it was refused.
+ */
+export type ReauthenticationCode =
+  | "required"
+  | "second_factor"
+  | "wrong_password"
+  | "wrong_code"
+  | "replayed_code"
+  | "passkey_failed"
+  | "code_expired"
+  | "rate_limited"
+  | "mail_failed"
+  | "no_method"
+  | "signed_out"
+
+/**
+ * A change to the account's ways in needs fresh proof that its owner is there: the user goes to
+ * the re-authentication step (`{basePath}/reauthenticate`, or `pages.reauthenticate`) with
+ * `?error=ReauthenticationRequired&code=<ReauthenticationCode>&callbackUrl=<where they were>`,
+ * and comes back there once confirmed; nothing was changed. A SvelteKit form action gets it
+ * thrown, with `url` set to that step.
+ */
+export class ReauthenticationRequired extends SignInError {
+  static override type: ErrorType = "ReauthenticationRequired"
+  /** Why; sent as `?code=`. @default "required" */
+  code: ReauthenticationCode
+  /** Seconds until another try may succeed (`rate_limited`). */
+  retryAfter?: number
+  /**
+   * The re-authentication step's URL, coming back where the user was: set on the error an
+   * integration's `Auth()` call throws (`raw`), for its form action to redirect to.
+   */
+  url?: string
+
+  constructor(
+    message?: string | (AuthErrorOptions & { code?: ReauthenticationCode; retryAfter?: number }),
+    options?: AuthErrorOptions & { code?: ReauthenticationCode; retryAfter?: number },
+  ) {
+    super(message, options)
+    const opts = typeof message === "object" && message !== null ? message : options
+    this.code = opts?.code ?? "required"
+    if (opts?.retryAfter !== undefined) this.retryAfter = opts.retryAfter
+  }
 }
 
 /** Codes of `AccountError`. */
@@ -569,6 +637,7 @@ export type SignInPageErrorParam =
   | "PasswordError"
   | "AccountError"
   | "TwoFactorError"
+  | "ReauthenticationRequired"
 
 /** Sign-in page parameters for the `signIn` errors whose type differs from the parameter. */
 const signInParams: Partial<Record<ErrorType, SignInPageErrorParam>> = {
@@ -601,6 +670,11 @@ export function errorDestination(error: unknown): ErrorDestination {
   if (error instanceof TwoFactorError) {
     const page = error.code === "expired" || error.code === "signed_out" ? "signIn" : error.page
     return { page, error: "TwoFactorError", code: error.code }
+  }
+  if (error instanceof ReauthenticationRequired) {
+    // Signed out meanwhile: nothing to confirm, sign in again.
+    const page = error.code === "signed_out" ? "signIn" : "reauthenticate"
+    return { page, error: "ReauthenticationRequired", code: error.code }
   }
   if (error instanceof AccountError) {
     // Linking refused while signing in with another method: back to the sign-in page.

@@ -20,7 +20,7 @@ import { createContext, type ActionContext } from "./actions/context.js"
 import { route } from "./actions/index.js"
 import { resolveConfig, type ResolvedConfig } from "./config/resolve.js"
 import type { CookieJar } from "./cookies/jar.js"
-import { AuthError } from "./errors.js"
+import { AuthError, ReauthenticationRequired } from "./errors.js"
 import { raw } from "./markers.js"
 import { resolveOrigin } from "./request/host.js"
 import { parseRequest } from "./request/parse.js"
@@ -51,6 +51,12 @@ export {
   type SignInMethod,
   type TwoFactorSetupData,
 } from "./session/sign-in-methods.js"
+export {
+  getReauthentication,
+  type Reauthentication,
+  type ReauthenticationMethod,
+  type ReauthenticationOptions,
+} from "./account/get-reauthentication.js"
 export type * from "./types.js"
 
 function withCookies(result: ResponseInternal, cookies: CookieJar): ResponseInternal {
@@ -96,7 +102,14 @@ async function handle(
   } catch (error) {
     // Integrations running a flow server-side (form actions) get the user's own errors
     // (a refused password, an expired form) thrown, to show them inline.
-    if (isRaw && error instanceof AuthError && error.kind === "signIn") throw error
+    if (isRaw && error instanceof AuthError && error.kind === "signIn") {
+      // Where the step is, for the integration to send the user there (a form action's 303).
+      if (error instanceof ReauthenticationRequired && ctx) {
+        const answer = await errorToResponse(error, { config, action, ctx })
+        error.url = answer.redirect ?? (answer.body as { url?: string } | undefined)?.url
+      }
+      throw error
+    }
     const result = await errorToResponse(error, { config, action, ctx })
     // The database down: the cookies the flow set before it failed are dropped, above all a
     // sign-out's deletion of the session cookie, whose row is still in the database — the
@@ -109,7 +122,9 @@ async function handle(
  * Answers a request to one of Latch's actions under `basePath`: `csrf`, `providers`, `session`,
  * `signin`, `signout`, `callback`, `error`, `verify-request`, `webauthn-options`; with a
  * Password provider `signup`, `verify-email`, `reset-password`, `new-password`,
- * `change-password`; and `account`, `unlink` (the signed-in user's sign-in methods).
+ * `change-password`; `account`, `unlink` (the signed-in user's sign-in methods); `two-factor`
+ * (with `twoFactor`); and `reauthenticate` (the step a change to the account's ways in asks for
+ * when the session's proof is stale).
  *
  * Reuse one configuration object for every request: it is resolved and validated once.
  *

@@ -39,6 +39,7 @@ export type AuthAction =
   | "error"
   | "new-password"
   | "providers"
+  | "reauthenticate"
   | "reset-password"
   | "session"
   | "signin"
@@ -239,6 +240,16 @@ export interface CookiesOptions {
   webauthnChallenge: Partial<CookieOption>
   /** A sign-in waiting for its second factor (sealed; see `twoFactor`). */
   twoFactor: Partial<CookieOption>
+  /**
+   * When this browser's session last proved who it is — its sign-in, or a re-authentication —
+   * and whether with the second factor (sealed, short-lived: see `accountChanges.freshAge`).
+   */
+  proof: Partial<CookieOption>
+  /**
+   * The browser that asked for a password account (sealed): its own link confirms the address
+   * with one click; any other browser must type the chosen password.
+   */
+  signUp: Partial<CookieOption>
 }
 
 /** The body of a `ResponseInternal`. */
@@ -287,6 +298,13 @@ export interface PagesOptions {
   twoFactor: string
   /** Setting up an authenticator app; as `twoFactor`. @default `${basePath}/two-factor/setup` */
   twoFactorSetup: string
+  /**
+   * "Confirm it's you": the step a change to the account's ways in asks for when the session's
+   * last proof is older than `accountChanges.freshAge`. Receives `?callbackUrl=` (where to go
+   * once confirmed) and `?error=ReauthenticationRequired&code=` (why it is asked, or why the
+   * last try was refused). @default `${basePath}/reauthenticate`
+   */
+  reauthenticate: string
 }
 
 /** The look of the built-in pages. */
@@ -467,6 +485,21 @@ export interface EventCallbacks {
   recoveryCodeUsed: (message: { user: User }) => Awaitable<void>
   /** A user turned two-factor authentication off. */
   twoFactorDisabled: (message: { user: User }) => Awaitable<void>
+  /**
+   * A change to the user's ways in was made: a password set, changed, reset or removed; a
+   * passkey or a linked account added or removed; two-factor authentication turned on, replaced
+   * or off; new recovery codes; or a proof of the address that removed what an unproven party
+   * had set (`addressProven`). The owner is mailed a notice of each (but `addressProven`).
+   */
+  accountChanged: (message: { user: User; change: AccountChange }) => Awaitable<void>
+  /**
+   * A signed-in user confirmed it is them at the re-authentication step (`method`: their
+   * password, a code of their second factor, a passkey, or a code mailed to them).
+   */
+  reauthenticated: (message: {
+    user: User
+    method: "password" | "code" | "passkey" | "email"
+  }) => Awaitable<void>
   refreshToken: (message: {
     provider: string
     providerAccountId: string
@@ -476,6 +509,35 @@ export interface EventCallbacks {
     error?: Error
     refused?: boolean
   }) => Awaitable<void>
+}
+
+/**
+ * A change to an account's ways in, as `events.accountChanged` and the owner's notice mail
+ * describe it.
+ */
+export type AccountChange =
+  | { type: "passwordChanged" }
+  | { type: "passwordReset" }
+  | { type: "passwordRemoved" }
+  | { type: "passkeyAdded"; credentialID: string }
+  | { type: "passkeyRemoved"; credentialID: string }
+  | { type: "accountLinked"; provider: string; providerAccountId: string }
+  | { type: "accountUnlinked"; provider: string; providerAccountId: string }
+  | { type: "twoFactorEnabled" }
+  | { type: "twoFactorReplaced" }
+  | { type: "twoFactorDisabled" }
+  | { type: "recoveryCodesRegenerated" }
+  | { type: "addressProven"; removed: string[] }
+
+/** Options of changes to an account's ways in (`accountChanges`). */
+export interface AccountChangesOptions {
+  /**
+   * How long, in seconds, after a sign-in (with its second factor, for a user who has one) or a
+   * re-authentication the session may change the account's ways in without being asked to
+   * confirm it is the owner ("sudo mode"). Later, the change redirects to the re-authentication
+   * step (`pages.reauthenticate`) first. @default 300 (5 minutes)
+   */
+  freshAge?: number
 }
 
 /** Options of two-factor authentication. */
@@ -489,7 +551,28 @@ export interface TwoFactorOptions {
   required?: (params: { user: User; account: Account | null }) => Awaitable<boolean>
   /** How long a sign-in may wait for its code, in seconds. @default 300 */
   pendingMaxAge?: number
-  /** Wrong codes per account per window before the code step refuses. @default 5 per 15 minutes */
+  /**
+   * The limits on codes (the code step, turning the factor off, new recovery codes, a new
+   * authenticator), counted in fixed windows of `window` seconds aligned to the clock; a refusal
+   * is `TwoFactorError` `rate_limited` with `Retry-After` the seconds to the window's end. Wrong
+   * codes count, right ones do not (they offset their attempt, and a pair's wrong ones before):
+   *
+   * - per account and client (an IPv4 address or an IPv6 /64): `attempts`;
+   * - per client across accounts: 10 × `attempts`;
+   * - per account across clients: `attempts`. A client that passed a code for the account in the
+   *   last 30 days or more (the owner's devices) is exempt from this limit and the previous one,
+   *   so someone with only the password cannot use them to keep the owner out.
+   *
+   * A recovery code (and a new authenticator's code) counts per account and client alone: on a
+   * new device while the account's limit is full, a recovery code is the owner's way in. Without
+   * a client address (an integration that reports none) every code counts per account.
+   *
+   * @default { attempts: 5, window: 900 }
+   * @example
+   * ```ts
+   * twoFactor: { rateLimit: { attempts: 3, window: 600 } }
+   * ```
+   */
   rateLimit?: { attempts?: number; window?: number }
 }
 
@@ -605,6 +688,15 @@ export interface AuthConfig {
    * `deleteTwoFactor`, `setRecoveryCodes` and `useRecoveryCode` (`@latch/pg-adapter` has them).
    */
   twoFactor?: TwoFactorOptions
+  /**
+   * Changes to an account's ways in — set, change or remove a password; add or remove a passkey
+   * or a linked account; turn two-factor authentication on or off; new recovery codes — ask for
+   * fresh proof that the owner is there: a sign-in of this session within `freshAge` seconds,
+   * or the re-authentication step (`{basePath}/reauthenticate`). Each change is mailed to the
+   * owner (through the Password provider's `sendMail` or an email provider) and emitted as
+   * `events.accountChanged`.
+   */
+  accountChanges?: AccountChangesOptions
   /**
    * Keeps the users of an app that moved from Auth.js signed in. A request that carries a valid
    * Auth.js session cookie (`authjs.session-token` or `__Secure-authjs.session-token`, chunked

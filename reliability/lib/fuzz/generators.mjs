@@ -319,6 +319,7 @@ const PAGES = [
   "/about",
   "/remote",
   "/dev/mailbox",
+  "/confirm",
 ]
 const AUTH_GET = [
   "/auth/signin",
@@ -346,6 +347,7 @@ const AUTH_GET = [
   "/auth/two-factor",
   "/auth/two-factor/setup",
   "/auth/two-factor/nothing",
+  "/auth/reauthenticate",
 ]
 const REMOTE = ["signInRemote", "signOutRemote", "accountSummary"].map(
   (name) => `/_app/remote/{{remote}}/${name}`,
@@ -381,6 +383,7 @@ const query = fc
         "provider",
         "token",
         "email",
+        "sent",
         "x-sveltekit-invalidated",
         "/",
         "/remote",
@@ -768,6 +771,49 @@ const POST_TARGETS = [
       ["csrfToken", "{{csrf}}"],
       ["email", "alice@example.com"],
       ["callbackUrl", "/"],
+    ],
+  ],
+  // "Confirm it is you": core's action and the demo's page (`pages.reauthenticate`), each way.
+  [
+    "/auth/reauthenticate",
+    [
+      ["csrfToken", "{{csrf}}"],
+      ["method", "password"],
+      ["password", "wonderland"],
+      ["callbackUrl", "/profile"],
+    ],
+  ],
+  [
+    "/auth/reauthenticate",
+    [
+      ["csrfToken", "{{csrf}}"],
+      ["method", "email"],
+      ["send", "1"],
+    ],
+  ],
+  [
+    "/confirm",
+    [
+      ["method", "code"],
+      ["code", "123456"],
+      ["recoveryCode", "abcde-fghij"],
+      ["redirectTo", "/profile"],
+    ],
+  ],
+  [
+    "/confirm",
+    [
+      ["method", "passkey"],
+      ["action", "authenticate"],
+      ["data", '{"id":"x"}'],
+      ["redirectTo", "/settings/two-factor"],
+    ],
+  ],
+  [
+    "/confirm",
+    [
+      ["method", "email"],
+      ["emailCode", "123456"],
     ],
   ],
   ["/auth/signin/passkey", [["csrfToken", "{{csrf}}"]]],

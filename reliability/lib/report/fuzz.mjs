@@ -10,7 +10,7 @@ const MEANING = {
   urls: "every URL in `Location` and `Refresh`, in HTML `href`/`action`/`src`/`formaction` and meta refresh, and in JSON `url`-like fields, relative or on the app's origin",
   sessionCookie:
     "a session cookie is set only by a completed sign-in (right credentials, same-origin), or renewed from the intact session cookie the request carried",
-  latency: "every answer within the bound",
+  latency: "every answer within the hang bound (below)",
   mailLinks: "every link in a mail the demo sent stays on the app's origin",
 }
 
@@ -51,7 +51,7 @@ export function renderFuzz(fuzz) {
 | --- | --- | ---: |
 ${invariantRows}
 
-The bound on latency is ${count(fuzz.boundMs.normal)} ms (${count(fuzz.boundMs.large)} ms for a request with a multi-megabyte body), ${Math.floor(fuzz.boundMs.normal / Math.max(...strategies.map((s) => s.latencyMs.p99)))} times this run's p99 on a 2-core machine: room for a busy machine, not for a request that hangs. At the end of each strategy's run the server must still be the same process and answer \`/\`, and its log must hold no \`[500]\`, "Internal Error" or unhandled error.
+The hang bound is ${count(fuzz.boundMs.normal)} ms (${count(fuzz.boundMs.large)} ms for a request with a multi-megabyte body): a check that no request hangs, with room for a loaded 2-core machine (a password sign-up runs a full scrypt), not a latency goal. This run's latencies are in the table below; latency under load is measured in \`bench/\`. At the end of each strategy's run the server must still be the same process and answer \`/\`, and its log must hold no \`[500]\`, "Internal Error" or unhandled error.
 
 | Sessions | Requests | Regressions replayed | Median | p99 | Max | Multi-MB bodies | Mails sent | Server alive | Failures |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |

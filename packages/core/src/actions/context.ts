@@ -5,6 +5,7 @@ import type { CookieJar } from "../cookies/jar.js"
 import type { LoggerInstance } from "../lib/logger.js"
 import type { AuthRequest } from "../request/parse.js"
 import type { SiteOrigin } from "../request/host.js"
+import { clientOf } from "../security/client-address.js"
 
 /** The per-request state shared by actions, flows and the session code. */
 export interface ActionContext {
@@ -25,8 +26,17 @@ export interface ActionContext {
   returnRedirect: boolean
   /** The integration already established that this request is not cross-site. */
   csrfVerified: boolean
-  /** The client's IP address as the integration saw it, when known (rate limits). */
+  /**
+   * The client's IP address as the integration saw it, when known: what records the device
+   * (session rows). Never a rate limit's key: see `client`.
+   */
   clientAddress: string | undefined
+  /**
+   * Who the client is for rate limits: `clientOf(clientAddress)`, an IPv4 address or an IPv6
+   * address's /64, so that rotating addresses within one line gets no fresh counters. Every
+   * per-client limit counts by this.
+   */
+  client: string | undefined
 }
 
 /** Builds the context of a parsed request. */
@@ -37,6 +47,7 @@ export function createContext(
   options: { csrfVerified?: boolean; clientAddress?: string } = {},
 ): ActionContext {
   const secure = config.useSecureCookies ?? site.secure
+  const clientAddress = options.clientAddress || undefined
   return {
     config,
     request,
@@ -48,6 +59,7 @@ export function createContext(
     logger: config.logger,
     returnRedirect: request.headers.get("x-auth-return-redirect") === "1",
     csrfVerified: options.csrfVerified === true,
-    clientAddress: options.clientAddress || undefined,
+    clientAddress,
+    client: clientAddress === undefined ? undefined : clientOf(clientAddress),
   }
 }

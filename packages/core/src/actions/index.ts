@@ -17,6 +17,7 @@ import { verifyRequestPage } from "./verify-request.js"
 import { webAuthnOptions } from "./webauthn-options.js"
 import { accountMethods, unlinkMethod } from "./account.js"
 import { twoFactorPage, twoFactorPost } from "./two-factor.js"
+import { reauthenticatePage, reauthenticatePost } from "./reauthenticate.js"
 import {
   changePasswordPage,
   changePasswordPost,
@@ -74,6 +75,10 @@ const table: Record<AuthAction, { GET?: Route; POST?: Route }> = {
     POST: { run: twoFactorPost, csrf: true },
   },
   unlink: { POST: { run: unlinkMethod, csrf: true } },
+  reauthenticate: {
+    GET: { run: reauthenticatePage, csrf: false },
+    POST: { run: reauthenticatePost, csrf: true },
+  },
 }
 
 /** The route for the request's action and method. */

@@ -125,43 +125,50 @@ export async function signUpPost(ctx: ActionContext): Promise<ResponseInternal> 
 /**
  * The link of a sign-up mail. Mail scanners open every link in a mail (a HEAD or a GET), so the
  * GET shows the "Confirm your address" page, whose button posts the token back (`verifyEmailPost`);
- * the GET opens the sealed token to name the address, and spends nothing. With the provider's
- * `continuePage: false`, the GET does the work at once.
+ * the GET opens the sealed token to name the address, and spends nothing. What the page asks
+ * depends on who opens it (`pages/confirm-address.ts`). With the provider's `continuePage:
+ * false`, the GET does the work at once — in the browser that asked for the link only; any other
+ * gets the page.
  */
 export async function verifyEmailLink(ctx: ActionContext): Promise<ResponseInternal> {
   if (ctx.request.method === "HEAD") return { status: 200, body: "" }
   const { provider, settings } = passwordProviderOf(ctx)
   const { token } = ctx.request.query
-  if (settings.continuePage === false) {
-    const { verifyEmail } = await import("../flows/password/verify.js")
-    return redirectTo(ctx, await verifyEmail(ctx, provider, token))
-  }
-  const [{ readLinkToken }, { renderContinuePage }, csrfToken] = await Promise.all([
+  const [{ readLinkToken }, { isAskerOf, verifyEmail }] = await Promise.all([
     import("../flows/password/links.js"),
-    import("../pages/continue.js"),
-    ensureCSRFToken(ctx),
+    import("../flows/password/verify.js"),
   ])
   // A link that no longer works says so now, not after the click.
   const claims = await readLinkToken(ctx, token, ["signup", "verify"])
+  const asker = await isAskerOf(ctx, claims)
+  if (settings.continuePage === false && asker)
+    return redirectTo(ctx, await verifyEmail(ctx, provider, settings, token, {}))
+  const [{ renderConfirmAddressPage }, csrfToken] = await Promise.all([
+    import("../pages/confirm-address.js"),
+    ensureCSRFToken(ctx),
+  ])
+  const { query } = ctx.request
   return htmlResponse(
-    renderContinuePage({
+    renderConfirmAddressPage({
       theme: ctx.config.theme,
-      purpose: "confirmEmail",
+      mode: asker ? "asker" : claims.purpose === "signup" ? "signUp" : "verify",
       csrfToken,
       action: postUrl(ctx, "verify-email", provider),
-      fields: { token },
+      token: token!,
       siteHost: new URL(ctx.origin).host,
       email: claims.email,
+      code: query.error ? query.code : undefined,
       homeUrl: ctx.origin,
     }),
   )
 }
 
-/** The "Confirm your address" button (CSRF-checked by the route table): the token is spent. */
+/** The "Confirm your address" buttons (CSRF-checked by the route table): the token is spent. */
 export async function verifyEmailPost(ctx: ActionContext): Promise<ResponseInternal> {
-  const { provider } = passwordProviderOf(ctx)
+  const { provider, settings } = passwordProviderOf(ctx)
   const { verifyEmail } = await import("../flows/password/verify.js")
-  return redirectTo(ctx, await verifyEmail(ctx, provider, ctx.request.body.token))
+  const { token, password, adopt } = ctx.request.body
+  return redirectTo(ctx, await verifyEmail(ctx, provider, settings, token, { password, adopt }))
 }
 
 export async function resetPasswordPage(ctx: ActionContext): Promise<ResponseInternal> {

@@ -147,7 +147,7 @@ export async function twoFactorPost(ctx: ActionContext): Promise<ResponseInterna
 
 /** The code step: the pending sign-in gets its session once the code matches. */
 async function verifyCode(ctx: ActionContext): Promise<ResponseInternal> {
-  const { pendingSignIn, dropSignIn, userById, checkSecondFactor } = await flows()
+  const { pendingSignIn, dropSignIn, spendSignIn, userById, checkSecondFactor } = await flows()
   const pending = await pendingSignIn(ctx)
   if (!pending || pending.mode !== "verify") {
     dropSignIn(ctx)
@@ -159,28 +159,39 @@ async function verifyCode(ctx: ActionContext): Promise<ResponseInternal> {
     throw new TwoFactorError("the pending sign-in's user is gone", { code: "expired" })
   }
   const method = await checkSecondFactor(ctx, user, ctx.request.body, "twoFactor")
-  dropSignIn(ctx)
+  await spendSignIn(ctx, pending)
   const { account, profile, isNewUser, callbackUrl } = pending
-  const { redirect } = await startSession(ctx, { user, account, profile, isNewUser }, callbackUrl)
+  const { redirect } = await startSession(
+    ctx,
+    { user, account, profile, isNewUser, secondFactor: true },
+    callbackUrl,
+  )
   await emitEvent(ctx, "twoFactorVerified", { user, method })
   return redirectTo(ctx, redirect)
 }
 
 /** A setup confirmed: by a pending sign-in that had to set one up, or a signed-in user. */
 async function confirmSetupPost(ctx: ActionContext): Promise<ResponseInternal> {
-  const { pendingSignIn, dropSignIn, userById, confirmSetup } = await flows()
+  const { pendingSignIn, spendSignIn, userById, confirmSetup } = await flows()
   const pending = await pendingSignIn(ctx)
   if (pending?.mode === "enrol") {
     const user = await userById(ctx, pending.userId)
     if (!user) throw new TwoFactorError("the pending sign-in's user is gone", { code: "expired" })
-    const codes = await confirmSetup(ctx, user, undefined)
-    dropSignIn(ctx)
+    const codes = await confirmSetup(ctx, user, { keepSession: undefined, pendingSignIn: true })
+    await spendSignIn(ctx, pending)
     const { account, profile, isNewUser, callbackUrl } = pending
-    const { redirect } = await startSession(ctx, { user, account, profile, isNewUser }, callbackUrl)
+    const { redirect } = await startSession(
+      ctx,
+      { user, account, profile, isNewUser, secondFactor: true },
+      callbackUrl,
+    )
     await emitEvent(ctx, "twoFactorVerified", { user, method: "totp" })
     return showCodes(ctx, codes, redirect)
   }
   const user = await signedInUser(ctx)
-  const codes = await confirmSetup(ctx, user, await currentToken(ctx))
+  const codes = await confirmSetup(ctx, user, {
+    keepSession: await currentToken(ctx),
+    pendingSignIn: false,
+  })
   return showCodes(ctx, codes, await resolveCallbackUrl(ctx))
 }

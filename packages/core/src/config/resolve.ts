@@ -80,6 +80,8 @@ export interface ResolvedConfig {
   experimental: { enableWebAuthn: boolean }
   /** Two-factor authentication, when configured. */
   twoFactor: TwoFactorOptions | undefined
+  /** Changes to an account's ways in: how long a proof stays fresh, in seconds. */
+  accountChanges: { freshAge: number }
   /** Whether Auth.js session cookies become Latch sessions (`migrateSessions`). */
   migrateSessions: boolean
   /** A configuration error: every request of this configuration fails with it. */
@@ -166,6 +168,17 @@ function assertCounterStore(store: CounterStore | undefined): void {
   }
 }
 
+/** The default time a sign-in or re-authentication lets the session change the account. */
+export const DEFAULT_FRESH_AGE = 300
+
+function freshAgeOf(option: unknown): number {
+  if (option === undefined) return DEFAULT_FRESH_AGE
+  if (typeof option === "number" && Number.isSafeInteger(option) && option > 0) return option
+  throw new UnsupportedStrategy(
+    `accountChanges.freshAge must be a positive whole number of seconds: ${String(option)}`,
+  )
+}
+
 /** `session.cache` → its options, or `false`; an option that is not one throws at once. */
 function cacheOptions(option: unknown): SessionCacheOptions | false {
   if (option === undefined || option === false) return false
@@ -217,7 +230,9 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
   let error: AuthError | undefined
   let providers = new Map<string, InternalProvider>()
   let redirectProxyAllowedOrigins: OriginPattern[] = []
+  const accountChanges = { freshAge: DEFAULT_FRESH_AGE }
   try {
+    accountChanges.freshAge = freshAgeOf(config.accountChanges?.freshAge)
     redirectProxyAllowedOrigins = parseOriginPatterns(
       config.redirectProxyAllowedOrigins ?? env.AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS,
     )
@@ -279,6 +294,7 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
     events: config.events ?? {},
     pages: config.pages ?? {},
     twoFactor: config.twoFactor,
+    accountChanges,
     theme: config.theme ?? {},
     logger,
     trustHost,

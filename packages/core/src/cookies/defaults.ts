@@ -28,6 +28,9 @@ export function defaultCookies(secure: boolean): ResolvedCookies {
     nonce: { name: `${prefix}latch.nonce`, options: check },
     webauthnChallenge: { name: `${prefix}latch.challenge`, options: check },
     twoFactor: { name: `${prefix}latch.two-factor`, options: check },
+    // Short-lived by design: its `maxAge` is set to `accountChanges.freshAge` when it is written.
+    proof: { name: `${prefix}latch.proof`, options },
+    signUp: { name: `${prefix}latch.sign-up`, options },
   }
 }
 

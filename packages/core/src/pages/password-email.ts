@@ -19,10 +19,12 @@ export type PasswordEmailKind = "verify" | "exists" | "reset" | "no-account" | "
 /** What a password mail is built from. */
 export interface PasswordEmailInput {
   /**
-   * The mail's link: confirm the address (`verify`), set the chosen password on the existing
-   * account (`exists`), choose a new password (`reset`). Not used by `no-account` and `changed`.
+   * The mail's link: confirm the address (`verify`), choose a new password (`reset`). Not used
+   * by `exists`, `no-account` and `changed`.
    */
   url?: string
+  /** The sign-in page, offered by `exists`. */
+  signInUrl?: string
   /** The site's host, e.g. `example.com`. */
   host: string
   /** When the link stops working. */
@@ -32,7 +34,7 @@ export interface PasswordEmailInput {
   signUpUrl?: string
   /** The "forgot your password?" page, offered by `changed` and `exists`. */
   resetUrl?: string
-  /** When the password was changed (`changed`). */
+  /** When the password was changed (`changed`), or the sign-up was asked for (`exists`). */
   when?: Date
 }
 
@@ -40,17 +42,19 @@ export interface PasswordEmailInput {
 export type PasswordEmail = SignInEmail
 
 /** Where the site's host goes in a sentence: bold, its dots broken, in the HTML part. */
-const HOST: unique symbol = Symbol("host")
+export const HOST: unique symbol = Symbol("host")
 
-interface Link {
+/** A link in a sentence, or the mail's button. */
+export interface Link {
   label: string
   href: string
 }
 
 /** A piece of a sentence: text, the host, or a link. */
-type Part = string | typeof HOST | Link
+export type Part = string | typeof HOST | Link
 
-interface MailContent {
+/** What a mail says, before it is rendered as text and as HTML. */
+export interface MailContent {
   subject: string
   heading: Part[]
   /** Paragraphs above the button. */
@@ -63,11 +67,11 @@ interface MailContent {
   footer: Part[]
 }
 
-function isDate(value: unknown): value is Date {
+export function isDate(value: unknown): value is Date {
   return value instanceof Date && !Number.isNaN(value.getTime())
 }
 
-function isUrl(value: unknown): value is string {
+export function isUrl(value: unknown): value is string {
   return typeof value === "string" && value !== ""
 }
 
@@ -78,7 +82,7 @@ function linkWorks(expires: Date | undefined): string {
 }
 
 function content(kind: PasswordEmailKind, input: PasswordEmailInput): MailContent {
-  const { host, url, expires, signUpUrl, resetUrl, when } = input
+  const { host, url, expires, signUpUrl, resetUrl, signInUrl, when } = input
   if ((kind === "verify" || kind === "reset") && !isUrl(url)) {
     throw new TypeError(`The "${kind}" password mail needs its url.`)
   }
@@ -99,36 +103,25 @@ function content(kind: PasswordEmailKind, input: PasswordEmailInput): MailConten
         footer: ["If it was not you, ignore this email: no account is created without the link."],
       }
     case "exists":
+      // Nothing the stranger typed is in it: no link that would set their password.
       return {
-        subject: `You already have an account on ${host}`,
-        heading: ["You already have an account on ", HOST],
+        subject: `Someone tried to create an account on ${host} with your address`,
+        heading: ["Someone tried to create an account on ", HOST],
         intro: [
           [
-            "Someone, probably you, asked to create an account on ",
+            isDate(when)
+              ? `Someone asked on ${formatExpiry(when)} to create an account on `
+              : "Someone asked to create an account on ",
             HOST,
-            " with this email address, which has an account already.",
+            " with this email address, which has an account already. Nothing was changed: no account was created, and yours stays as it is.",
           ],
-          ...(isUrl(url)
-            ? [
-                [
-                  "To use the password you just chose for your account, select the button: it sets that password.",
-                ],
-                [linkWorks(expires)],
-              ]
-            : []),
+          ["If it was you, sign in as you usually do."],
         ],
-        ...(isUrl(url) ? { button: { label: "Use the new password", href: url } } : {}),
-        outro: [
-          ["You can also sign in on ", HOST, " as you usually do."],
-          ...(isUrl(resetUrl)
-            ? [["Forgot your password? ", { label: "Reset it", href: resetUrl }]]
-            : []),
-        ],
-        footer: [
-          isUrl(url)
-            ? "If it was not you, ignore this email: your account stays as it is without the link."
-            : "If it was not you, ignore this email: your account stays as it is.",
-        ],
+        ...(isUrl(signInUrl) ? { button: { label: "Sign in", href: signInUrl } } : {}),
+        outro: isUrl(resetUrl)
+          ? [["Forgot your password? ", { label: "Reset it", href: resetUrl }]]
+          : [],
+        footer: ["If it was not you, ignore this email: nobody can use it to change your account."],
       }
     case "reset":
       return {
@@ -231,11 +224,18 @@ export function renderPasswordEmail(
   kind: PasswordEmailKind,
   input: PasswordEmailInput,
 ): PasswordEmail {
+  return renderMail(content(kind, input), input)
+}
+
+/** Renders what a mail says as `{ subject, text, html }`. */
+export function renderMail(
+  mail: MailContent,
+  input: { host: string; theme?: Theme },
+): PasswordEmail {
   const host = input.host
   const theme = input.theme ?? {}
   const brand = safeCssColor(theme.brandColor) ?? "#4f46e5"
   const buttonText = safeCssColor(theme.buttonText) ?? "#ffffff"
-  const mail = content(kind, input)
   // A subject is one header line.
   const subject = mail.subject.replace(/[\r\n]+/g, " ")
   const outro = mail.outro ?? []

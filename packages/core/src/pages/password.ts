@@ -39,6 +39,7 @@ const CODE_MESSAGES: Record<string, string> = {
   mail_failed: "The email could not be sent. Try again in a moment.",
   sign_up_closed: "New accounts cannot be created here.",
   rate_limited: "Too many attempts: wait a few minutes and try again.",
+  busy: "The server is busy: try again in a few seconds.",
   signed_out: "You are signed out: sign in again, then try again.",
   unverified: "Confirm your address first: follow the link we mailed you.",
   credentials: "Sign in failed. Check the details you provided are correct.",

@@ -37,6 +37,7 @@ const ERROR_MESSAGES: Record<string, string> = {
 const CREDENTIALS_CODE_MESSAGES: Record<string, string> = {
   unverified: "Confirm your address first: follow the link we mailed you.",
   rate_limited: "Too many attempts: wait a few minutes and try again.",
+  busy: "The server is busy: try again in a few seconds.",
 }
 
 const GENERIC_ERROR = "Unable to sign in."

@@ -17,6 +17,8 @@ const MESSAGES: Record<string, string> = {
   expired: "The sign-in took too long: sign in again.",
   not_enrolled: "Two-factor authentication is not set up for this account.",
   signed_out: "You are signed out: sign in again, then try again.",
+  unverified:
+    "Confirm your account's address first (follow the link we mailed you), then set up two-factor authentication.",
 }
 
 /** What the pages say for a `TwoFactorError` code; a generic message for any other. */

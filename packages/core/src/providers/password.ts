@@ -2,15 +2,18 @@
  * Password accounts kept by Latch: the user's address and a password whose hash the adapter
  * stores (`getPasswordHash`, `setPasswordHash`). Unlike `Credentials`, there is no `authorize` to
  * write: Latch looks the account up, checks the password in constant time against a memory-hard
- * hash (scrypt, OWASP's parameters), does the same work for an address without an account, makes
- * the hash again when the parameters changed, and refuses an address not yet verified.
+ * hash (scrypt, 32 MiB at a strength OWASP rates equal to its 128 MiB minimum), does the same
+ * work for an address without an account, makes the hash again when the parameters changed, and
+ * refuses an address not yet verified. The hashing is bounded (`hashing`): budgets before any
+ * anonymous derivation, and a few derivations at once per process.
  *
  * @module providers/password
  */
 import type { CredentialsRateLimit } from "./credentials.js"
 import type { CredentialsConfig } from "./index.js"
 import type { Awaitable } from "../types.js"
-import { DEFAULT_SCRYPT, type ScryptParams } from "../password/hash.js"
+import { DEFAULT_SCRYPT, isBoundedScrypt, type ScryptParams } from "../password/hash.js"
+import { defaultHashingLimits } from "../password/limiter.js"
 import { policyBounds, type PasswordPolicy } from "../password/policy.js"
 
 export type { PasswordPolicy, PasswordPolicyCode } from "../password/policy.js"
@@ -34,10 +37,14 @@ export interface PasswordOptions {
   /** What a new password must be (length, a breached-password hook). */
   policy?: PasswordPolicy
   /**
-   * scrypt's parameters for new hashes. Hashes made with others still verify and are made
-   * again at the next sign-in. @default OWASP's: `{ ln: 17, r: 8, p: 1 }`
+   * scrypt's parameters for new hashes. Hashes made with others (such as `{ ln: 17, r: 8, p: 1 }`,
+   * the default before) still verify and are made again at the next sign-in. At most 256 MiB per
+   * derivation (128 · 2^ln · r bytes).
+   * @default `{ ln: 15, r: 8, p: 3 }`: 32 MiB, as strong as OWASP's N = 2^17, r = 8, p = 1
    */
   scrypt?: ScryptParams
+  /** How much password hashing the server does at once, and for anonymous clients. */
+  hashing?: PasswordHashing
   /**
    * Whether an account whose address is not verified yet may sign in with its password.
    * @default true: it may not (`code=unverified`)
@@ -71,6 +78,63 @@ export interface PasswordOptions {
   continuePage?: boolean
 }
 
+/** At most `max` in `window` seconds. */
+export interface HashingBudget {
+  max: number
+  /** Seconds. */
+  window: number
+}
+
+/**
+ * The bounds of the provider's password hashing. Every scrypt derivation (32 MiB and a few
+ * hundred milliseconds with the default parameters) waits for one of `concurrency` slots in this
+ * process; sign-ins, changes of password and the new passwords of reset links go before sign-ups.
+ * Past `queue` waiting, a request is refused before any work, with `code: "busy"` and
+ * `Retry-After`. Sign-ups (the only derivations anyone can ask for without an account, a link or
+ * a session) are also counted, before their derivation, per client and for the whole app: over
+ * either budget the sign-up answers "check your email" as usual, but hashes nothing and mails
+ * nothing.
+ *
+ * @example
+ * ```ts
+ * Password({ hashing: { concurrency: 2, queue: 16, global: { max: 300, window: 60 } } })
+ * ```
+ */
+export interface PasswordHashing {
+  /**
+   * Derivations at once in this process, at most: memory for hashing stays under this × 32 MiB
+   * with the default parameters. Sign-ups never take the last free slot.
+   * @default the CPU cores (`os.availableParallelism()`), at most `UV_THREADPOOL_SIZE` − 1
+   * (3: one of libuv's threads stays free for file reads and DNS), at least 1; 2 without `node:os`
+   */
+  concurrency?: number
+  /**
+   * Derivations waiting for a slot, at most; one more is refused (`code: "busy"`, 503 with
+   * `Retry-After` for JSON answers, the form again with the code for a browser). A sign-in
+   * arriving at a full queue takes the place of the sign-up that came last. @default 32
+   */
+  queue?: number
+  /**
+   * Sign-up derivations per client (an IPv4 address, or an IPv6 /64) per window, counted in the
+   * shared counters before the hash. `false`: not counted. @default `{ max: 20, window: 600 }`
+   */
+  perClient?: HashingBudget | false
+  /**
+   * Sign-up derivations for the whole app (every instance sharing the counter store) per window,
+   * counted after `perClient`. Reaching it is logged (once a minute). `false`: not counted.
+   * @default `{ max: 60, window: 60 }`: a sign-up a second on average
+   */
+  global?: HashingBudget | false
+}
+
+/** The `hashing` option with its defaults. */
+export interface ResolvedHashing {
+  concurrency: number
+  queue: number
+  perClient: HashingBudget | false
+  global: HashingBudget | false
+}
+
 /** A mail of the Password provider, ready to send. */
 export interface PasswordMail {
   to: string
@@ -83,6 +147,7 @@ export interface PasswordMail {
 export interface PasswordSettings {
   policy: PasswordPolicy
   scrypt: ScryptParams
+  hashing: ResolvedHashing
   requireEmailVerification: boolean
   signUp: boolean
   sendMail?: (message: PasswordMail) => Awaitable<void>
@@ -104,6 +169,33 @@ function positiveSeconds(value: number | undefined, fallback: number, name: stri
   return value
 }
 
+function wholeNumber(value: number | undefined, fallback: number, name: string, least: number) {
+  if (value === undefined) return fallback
+  if (!Number.isSafeInteger(value) || value < least)
+    throw new TypeError(`Password(): ${name} must be a whole number of at least ${least}`)
+  return value
+}
+
+function budget(value: HashingBudget | false | undefined, fallback: HashingBudget, name: string) {
+  if (value === false) return false
+  if (value === undefined) return fallback
+  return {
+    max: wholeNumber(value.max, fallback.max, `${name}.max`, 1),
+    window: wholeNumber(value.window, fallback.window, `${name}.window`, 1),
+  }
+}
+
+/** The `hashing` option with its defaults, checked once when the provider is configured. */
+function resolveHashing(options: PasswordHashing = {}): ResolvedHashing {
+  const defaults = defaultHashingLimits()
+  return {
+    concurrency: wholeNumber(options.concurrency, defaults.concurrency, "hashing.concurrency", 1),
+    queue: wholeNumber(options.queue, defaults.queue, "hashing.queue", 0),
+    perClient: budget(options.perClient, { max: 20, window: 600 }, "hashing.perClient"),
+    global: budget(options.global, { max: 60, window: 60 }, "hashing.global"),
+  }
+}
+
 /**
  * Sign-in with an address and a password, for accounts Latch keeps (the adapter stores the
  * hashes). Needs an adapter with `getUserByEmail`, `getPasswordHash` and `setPasswordHash`.
@@ -119,6 +211,11 @@ export default function Password(options: PasswordOptions = {}): PasswordConfig 
   const policy = options.policy ?? {}
   // A policy that cannot be met is a configuration error, found at start-up.
   policyBounds(policy)
+  const scrypt = options.scrypt ?? DEFAULT_SCRYPT
+  if (!isBoundedScrypt(scrypt))
+    throw new TypeError(
+      "Password(): scrypt must be whole numbers with ln 10–22, r 1–32, p 1–16 and at most 256 MiB (128 · 2^ln · r bytes)",
+    )
   return {
     id: options.id ?? "password",
     name: options.name ?? "Password",
@@ -132,7 +229,8 @@ export default function Password(options: PasswordOptions = {}): PasswordConfig 
     rateLimit: options.rateLimit === false ? false : { identifier: "email", ...options.rateLimit },
     [passwordSettings]: {
       policy,
-      scrypt: options.scrypt ?? DEFAULT_SCRYPT,
+      scrypt,
+      hashing: resolveHashing(options.hashing),
       requireEmailVerification: options.requireEmailVerification ?? true,
       signUp: options.signUp ?? true,
       sendMail: options.sendMail,

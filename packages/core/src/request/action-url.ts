@@ -14,6 +14,7 @@ export const authActions: readonly AuthAction[] = [
   "error",
   "new-password",
   "providers",
+  "reauthenticate",
   "reset-password",
   "session",
   "signin",

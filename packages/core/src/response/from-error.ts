@@ -6,6 +6,9 @@
  * - the database down (an `AdapterError`, see unavailable.ts): 503 JSON with `Retry-After` for
  *   API actions; page actions redirect to the error page with `code=unavailable` and
  *   `Retry-After` (a form post gets a page a browser can show, never a blank 503);
+ * - password hashing at capacity (`code: "busy"`, see flows/password/hashing.ts): the same
+ *   way, 503 JSON with `Retry-After` for API actions (and for a limiter's refusal that no flow
+ *   named a form for); a form post goes back to its form with `code=busy` and `Retry-After`;
  * - configuration errors: 500 JSON for API actions, the built-in error page for page actions;
  * - everything else on an API action: JSON (400 for a bad CSRF token, else 500);
  * - everything else on a page action: a redirect to the sign-in page (errors the user can fix)
@@ -24,6 +27,7 @@ import {
 } from "../errors.js"
 import { withQuery } from "../lib/url.js"
 import type { AuthAction, ResponseInternal } from "../types.js"
+import { HashingBusy } from "../password/limiter.js"
 import { htmlResponse } from "./html.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import { redirectTo } from "./redirect.js"
@@ -62,9 +66,21 @@ function json(status: number, error: string, message: string): ResponseInternal 
   return { status, body: { error, message } }
 }
 
+/** What a client is told when password hashing is at capacity. */
+const BUSY_MESSAGE = "The server is busy checking passwords. Try again in a few seconds."
+
+/** Password hashing at capacity: the limiter's refusal, or a flow's error made of it. */
+function isBusy(error: unknown): boolean {
+  if (error instanceof HashingBusy) return true
+  return error instanceof AuthError && (error as { code?: unknown }).code === "busy"
+}
+
 function log(error: unknown, scene: ErrorScene): void {
   if (error === scene.config.error) return // logged once, when the configuration was resolved
   if (isUnavailable(error)) return logUnavailable(scene.config.logger, error)
+  // Logged once a minute where it happened (flows/password/hashing.ts): a flood must not flood
+  // the log too.
+  if (error instanceof HashingBusy) return scene.config.logger.debug(error.message)
   if (error instanceof AuthError && (error.kind === "signIn" || error.type in requestErrors)) {
     scene.config.logger.debug(`${error.type}: ${error.message}`)
     return
@@ -105,6 +121,12 @@ export async function errorToResponse(
     response.headers = { "retry-after": String(RETRY_AFTER_SECONDS) }
     return response
   }
+  if (isBusy(error) && (isApi || !scene.ctx || error instanceof HashingBusy)) {
+    const response = json(503, type ?? "Busy", BUSY_MESSAGE)
+    response.body = { ...(response.body as object), code: "busy" }
+    response.headers = { "retry-after": String(retryAfterOf(error) ?? 1) }
+    return response
+  }
   // The configuration's own error, or a Host we may not trust: the server's fault.
   if (error === scene.config.error || error instanceof UntrustedHost) {
     if (isApi)
@@ -131,6 +153,7 @@ export async function errorToResponse(
       callbackUrl:
         destination.page === "account" ||
         destination.page === "twoFactor" ||
+        destination.page === "confirmEmail" ||
         new URL(callbackUrl).href === new URL(ctx.origin).href
           ? undefined
           : callbackUrl,
@@ -184,12 +207,26 @@ async function pageOf(ctx: ActionContext, page: ErrorDestination["page"]): Promi
       return pages.twoFactor ?? `${base}/two-factor`
     case "twoFactorSetup":
       return pages.twoFactorSetup ?? `${base}/two-factor/setup`
+    case "reauthenticate":
+      return pages.reauthenticate ?? `${base}/reauthenticate`
+    case "confirmEmail": {
+      // The link's page again, with its token: the password it asks for was missing or wrong.
+      const { token } = ctx.request.body
+      const provider = encodeURIComponent(ctx.request.providerId ?? "")
+      return withQuery(`${base}/verify-email/${provider}`, {
+        token: typeof token === "string" && token.length <= 4096 ? token : undefined,
+      })
+    }
   }
 }
 
-/** The seconds a refused sign-in carries in `retryAfter` (a rate limit's refusal), if any. */
+/**
+ * The seconds a refused sign-in carries in `retryAfter` (a rate limit's refusal, hashing at
+ * capacity), if any.
+ */
 function retryAfterOf(error: unknown): number | undefined {
-  const seconds = error instanceof AuthError ? (error as { retryAfter?: unknown }).retryAfter : 0
+  const carries = error instanceof AuthError || error instanceof HashingBusy
+  const seconds = carries ? (error as { retryAfter?: unknown }).retryAfter : 0
   return typeof seconds === "number" && Number.isSafeInteger(seconds) && seconds > 0
     ? seconds
     : undefined

@@ -1,5 +1,6 @@
 /** Ending a session: delete it (cookie, and database row), then tell the `signOut` event. */
 import type { ActionContext } from "../actions/context.js"
+import { clearProof } from "../account/proof.js"
 import { deleteDatabaseSession, sessionTokenOf } from "./database-strategy.js"
 import { emitEvent } from "./events.js"
 import { clearSessionToken, readSessionToken } from "./jwt-strategy.js"
@@ -9,6 +10,8 @@ import { clearSessionToken, readSessionToken } from "./jwt-strategy.js"
  * strategy) or the token (JWT strategy).
  */
 export async function clearSession(ctx: ActionContext): Promise<void> {
+  // The session's proof of who was there goes with it.
+  clearProof(ctx)
   if (ctx.config.session.strategy === "database") {
     const present = sessionTokenOf(ctx) !== undefined
     const session = await deleteDatabaseSession(ctx)

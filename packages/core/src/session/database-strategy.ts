@@ -11,7 +11,7 @@ import { callAdapter, requireMethods } from "./adapter-call.js"
 import { sessionCacheOf } from "./cache.js"
 import { describeUserAgent } from "./device.js"
 import { dropAuthjsCookies, takeAuthjsSessionTokens } from "./migrate.js"
-import { mayBeStoredUnhashed, storedToken } from "./stored-token.js"
+import { holdsToken, mayBeStoredUnhashed, storedToken } from "./stored-token.js"
 
 type SessionContext = Pick<ActionContext, "config" | "cookies" | "cookieOptions" | "logger">
 
@@ -176,11 +176,12 @@ async function readStoredSession(
 /**
  * A row written before hashing (or by Auth.js), found by the token itself and moved under its
  * hash: created anew (with a new id), then the old one deleted. Of two requests moving one row
- * at once, the second finds the first one's row.
+ * at once, the second finds the first one's row. A row that does not hold exactly the token sent
+ * (found by a loose collation: a stored hash, upper-cased) is neither read nor moved.
  */
 async function moveUnderHash(adapter: SessionAdapter, token: string, key: string) {
   const legacy = await callAdapter("getSessionAndUser", () => adapter.getSessionAndUser(token))
-  if (!legacy) return null
+  if (!legacy || !holdsToken(legacy.session.sessionToken, token)) return null
   const { id: _id, sessionToken: _token, ...kept } = legacy.session
   const moved: AdapterSession = { ...kept, sessionToken: key }
   if (storesSessionFields(adapter)) moved.id = crypto.randomUUID()
@@ -211,7 +212,9 @@ export async function deleteDatabaseSession(ctx: SessionContext): Promise<Adapte
 /**
  * Deletes the session of a cookie's token (under its hash, or under the token itself for a row
  * written before hashing), evicting it from this instance's cache at once; returns what was
- * deleted.
+ * deleted. A row under the token itself is deleted only once read and found to hold exactly the
+ * token (as `moveUnderHash` checks): a loose collation would otherwise let a cookie holding
+ * someone's stored hash, upper-cased, sign them out.
  */
 export async function deleteSessionOfToken(
   ctx: Pick<SessionContext, "config">,
@@ -221,8 +224,11 @@ export async function deleteSessionOfToken(
   const key = await storedToken(ctx.config, token)
   sessionCacheOf(ctx.config)?.changed({ sessionToken: key })
   let deleted = await callAdapter("deleteSession", () => adapter.deleteSession(key))
-  if (!deleted && mayBeStoredUnhashed(ctx.config, token)) {
-    deleted = await callAdapter("deleteSession", () => adapter.deleteSession(token))
+  if (!deleted && mayBeStoredUnhashed(ctx.config, token) && adapter.getSessionAndUser) {
+    const legacy = await callAdapter("getSessionAndUser", () => adapter.getSessionAndUser!(token))
+    if (legacy && holdsToken(legacy.session.sessionToken, token)) {
+      deleted = await callAdapter("deleteSession", () => adapter.deleteSession(token))
+    }
   }
   return deleted ?? null
 }

@@ -5,11 +5,11 @@
  */
 import type { ActionContext } from "../actions/context.js"
 import { AccessDenied, CallbackRouteError } from "../errors.js"
-import type { AdapterAuthenticator } from "../adapters.js"
+import type { AdapterAuthenticator, AdapterUser } from "../adapters.js"
 import type { JWT } from "../jwt.js"
-import type { Account, Profile, User } from "../types.js"
+import type { Account, AccountChange, Profile, User } from "../types.js"
 import { emitEvent } from "./events.js"
-import { resolveUser } from "./link-account.js"
+import { resolveUser, storeMethod, type MethodToAdd } from "./link-account.js"
 import { createDatabaseSession } from "./database-strategy.js"
 import { clearSessionToken, writeSessionToken } from "./jwt-strategy.js"
 import { refreshingProvider, sessionTokensOf } from "./refresh-config.js"
@@ -35,6 +35,11 @@ export interface CompletedSignIn {
   account: Account
   profile?: Profile
   isNewUser: boolean
+  /**
+   * Whether the sign-in proved the user's second factor: a code, or a passkey that verified the
+   * user. Recorded with the session's proof (`account/proof.ts`).
+   */
+  secondFactor: boolean
 }
 
 /** The outcome: where to send the user. */
@@ -72,7 +77,8 @@ export async function establishSession(
   const allowed = await allowSignIn(ctx, identity)
   if (allowed !== true) return { redirect: allowed }
   const { account, profile } = identity
-  const { user, isNewUser } = await resolveUser(ctx, identity, options)
+  const { user, isNewUser, adds } = await resolveUser(ctx, identity, options)
+  if (adds) return addToSignedInUser(ctx, user as AdapterUser, adds, callbackUrl)
   // Every primary method ends here: a user with a second factor gets no session before its code.
   if (ctx.config.twoFactor) {
     const { secondFactorStep } = await import("../flows/two-factor/gate.js")
@@ -91,7 +97,49 @@ export async function establishSession(
       return { redirect: new URL(page ?? `${ctx.actionBase}/two-factor`, ctx.origin).href }
     }
   }
-  return startSession(ctx, { user, account, profile, isNewUser }, callbackUrl)
+  const secondFactor = identity.account.type === "webauthn" && identity.userVerified === true
+  return startSession(ctx, { user, account, profile, isNewUser, secondFactor }, callbackUrl)
+}
+
+/** What an added method is, as a change of the account. */
+function changeOf({ account }: MethodToAdd): AccountChange {
+  return account.type === "webauthn"
+    ? { type: "passkeyAdded", credentialID: account.providerAccountId }
+    : {
+        type: "accountLinked",
+        provider: account.provider,
+        providerAccountId: account.providerAccountId,
+      }
+}
+
+/**
+ * A sign-in method for the signed-in user (another provider, a new passkey): stored through the
+ * account-change module, which asks for fresh proof first — with the second factor when the user
+ * has one, so a stolen session alone adds no way in. The session stays the one the user had: a
+ * database session is kept as it is; a JWT session is re-issued (the `jwt` callback sees the new
+ * account, as on any sign-in), with the proof it had.
+ */
+async function addToSignedInUser(
+  ctx: ActionContext,
+  user: AdapterUser,
+  method: MethodToAdd,
+  callbackUrl: string,
+): Promise<SignInOutcome> {
+  const { changeAccount } = await import("../account/change.js")
+  await changeAccount(ctx, {
+    user,
+    change: changeOf(method),
+    proof: "session",
+    apply: () => storeMethod(ctx, user, method),
+  })
+  if (ctx.config.session.strategy === "database") return { redirect: callbackUrl }
+  const { account, profile } = method
+  return startSession(
+    ctx,
+    { user, account, profile, isNewUser: false, secondFactor: false },
+    callbackUrl,
+    { recordProof: false },
+  )
 }
 
 /**
@@ -100,11 +148,19 @@ export async function establishSession(
  */
 export async function startSession(
   ctx: ActionContext,
-  { user, account, profile, isNewUser }: CompletedSignIn,
+  { user, account, profile, isNewUser, secondFactor }: CompletedSignIn,
   callbackUrl: string,
+  { recordProof = true }: { recordProof?: boolean } = {},
 ): Promise<SignInOutcome> {
+  // A sign-in is the freshest proof there is of who is there (`account/proof.ts`).
+  const proven = async () => {
+    if (!recordProof || user.id === undefined || user.id === null) return
+    const { recordProof: record } = await import("../account/proof.js")
+    await record(ctx, String(user.id), { secondFactor })
+  }
   if (ctx.config.session.strategy === "database") {
     await startDatabaseSession(ctx, user)
+    await proven()
     await emitEvent(ctx, "signIn", { user, account, profile, isNewUser })
     return { redirect: destination(ctx, isNewUser, callbackUrl) }
   }
@@ -131,10 +187,26 @@ export async function startSession(
   } catch (error) {
     throw new CallbackRouteError("The jwt callback threw during sign-in", { cause: error })
   }
-  if (token) await writeSessionToken(ctx, token)
-  else clearSessionToken(ctx)
+  if (token) {
+    // A session of an account whose address is unproven ends once its owner proves it.
+    const mark = await unprovenMarkOf(ctx, user)
+    if (mark) {
+      const { UNPROVEN_CLAIM } = await import("../account/unproven.js")
+      token[UNPROVEN_CLAIM] = mark
+    }
+    await writeSessionToken(ctx, token)
+    await proven()
+  } else clearSessionToken(ctx)
   await emitEvent(ctx, "signIn", { user, account, profile, isNewUser })
   return { redirect: destination(ctx, isNewUser, callbackUrl) }
+}
+
+/** The mark of a session of an unproven account (`account/unproven.ts`); never without an adapter. */
+async function unprovenMarkOf(ctx: ActionContext, user: User): Promise<string | null> {
+  const stored = user as Partial<AdapterUser>
+  if (!ctx.config.adapter?.getPasswordHash || stored.emailVerified || !user.email) return null
+  const { unprovenMark } = await import("../account/unproven.js")
+  return unprovenMark(ctx, user as AdapterUser)
 }
 
 /** New users go to `pages.newUser` when it is set. */

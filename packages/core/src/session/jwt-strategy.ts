@@ -8,6 +8,10 @@ import { isCurrentToken, type JWT } from "../jwt.js"
 import { decryptJWE, encryptJWE } from "../lib/jwe.js"
 import { dropAuthjsCookies, migrateJWTSession } from "./migrate.js"
 
+/** Marks a session of an unproven account (the constant of `account/unproven.ts`, kept here so
+ * that reading a session loads nothing more unless the mark is there). */
+export const UNPROVEN_CLAIM = "latchUnproven"
+
 type SessionContext = Pick<ActionContext, "config" | "cookies" | "cookieOptions">
 
 /** Seconds since the epoch. */
@@ -26,7 +30,7 @@ function secretParam(ctx: SessionContext): string | string[] {
 export async function readSessionToken(
   ctx: SessionContext,
 ): Promise<{ present: boolean; token: JWT | null }> {
-  const found = await readLatchToken(ctx)
+  const found = await unlessAdopted(ctx, await readLatchToken(ctx))
   if (!ctx.config.migrateSessions) return found
   if (found.token) {
     dropAuthjsCookies(ctx)
@@ -34,6 +38,20 @@ export async function readSessionToken(
   }
   const migrated = await migrateJWTSession(ctx)
   return migrated ? { present: true, token: migrated } : found
+}
+
+/**
+ * A session issued to an account whose address was unproven reads as none once the address has
+ * been proven (its owner adopted the account clean: `account/unproven.ts`). Only marked tokens
+ * cost a lookup.
+ */
+async function unlessAdopted(
+  ctx: SessionContext,
+  found: { present: boolean; token: JWT | null },
+): Promise<{ present: boolean; token: JWT | null }> {
+  if (typeof found.token?.[UNPROVEN_CLAIM] !== "string") return found
+  const { isAdoptedSince } = await import("../account/unproven.js")
+  return (await isAdoptedSince(ctx, found.token)) ? { present: true, token: null } : found
 }
 
 async function readLatchToken(

@@ -5,26 +5,36 @@
  * `allowDangerousEmailAccountLinking`, since whoever controls that address at a careless
  * provider would otherwise get the account — and otherwise a new user is created and linked.
  * Without an adapter there is nothing to match: the provider's user is the user.
+ *
+ * A new way in for the signed-in user (another provider, a passkey registered while signed in)
+ * is not stored here: it is returned as `adds`, and `establishSession` stores it through the
+ * account-change module (`account/change.ts`), which asks for fresh proof first.
  */
 import type { ActionContext } from "../actions/context.js"
 import type { Adapter, AdapterAccount, AdapterUser } from "../adapters.js"
-import {
-  AccountError,
-  AccountNotLinked,
-  CallbackRouteError,
-  OAuthAccountNotLinked,
-} from "../errors.js"
+import { AccountNotLinked, CallbackRouteError, OAuthAccountNotLinked } from "../errors.js"
 import { callAdapter, requireMethods } from "./adapter-call.js"
 import type { Account, TokenSet, User } from "../types.js"
 import type { Identity } from "./establish.js"
 import { emitEvent } from "./events.js"
 import { refreshingProvider, tokenFields } from "./refresh-config.js"
 import { signedInUserId } from "./signed-in.js"
+import { adoptAccount } from "../account/unproven.js"
+
+/** A sign-in method to add to the signed-in user, once the change is allowed. */
+export interface MethodToAdd {
+  account: Account
+  profile?: Identity["profile"]
+  /** The passkey of a registration. */
+  authenticator?: Identity["authenticator"]
+}
 
 /** The user the session is for, and whether they were created by this sign-in. */
 export interface ResolvedUser {
   user: User | AdapterUser
   isNewUser: boolean
+  /** The flow adds a method to the signed-in user rather than signing in. */
+  adds?: MethodToAdd
 }
 
 const required = [
@@ -50,41 +60,6 @@ async function link(
   const stored = { ...account, userId: user.id } as AdapterAccount
   await call("linkAccount", () => adapter.linkAccount(stored))
   await emitEvent(ctx, "linkAccount", { user, account: stored, profile: (profile ?? user) as User })
-}
-
-/**
- * Whether the user is a password account whose address is not proven yet: whoever signed up
- * may not own the address, so such an account adopts no other sign-in method (a victim who
- * later proves the address would find the squatter's GitHub linked to it), and is adopted by
- * none without losing its password (see `discardUnprovenPassword`).
- */
-async function isUnprovenPasswordAccount(ctx: ActionContext, user: AdapterUser): Promise<boolean> {
-  const { getPasswordHash } = ctx.config.adapter ?? {}
-  if (user.emailVerified || !user.email || !getPasswordHash) return false
-  const hash = await call("getPasswordHash", () =>
-    getPasswordHash.call(ctx.config.adapter, user.id),
-  )
-  return hash !== null && hash !== undefined
-}
-
-/** Refuses to link another method to an unverified password account (`AccountError`). */
-async function refuseUnprovenAdopter(ctx: ActionContext, user: AdapterUser): Promise<void> {
-  if (await isUnprovenPasswordAccount(ctx, user))
-    throw new AccountError(
-      "Confirm the account's address before linking another sign-in method to it",
-      { code: "unverified" },
-    )
-}
-
-/**
- * Another method takes over an account whose address is unproven (email linking allowed by an
- * OAuth provider): the password set before the address was proven may be a squatter's, so it
- * goes; the owner sets one of their own afterwards.
- */
-async function discardUnprovenPassword(ctx: ActionContext, user: AdapterUser): Promise<void> {
-  const { deletePasswordHash } = ctx.config.adapter ?? {}
-  if (!deletePasswordHash || !(await isUnprovenPasswordAccount(ctx, user))) return
-  await call("deletePasswordHash", () => deletePasswordHash.call(ctx.config.adapter, user.id))
 }
 
 /**
@@ -132,19 +107,10 @@ async function emailUser(ctx: ActionContext, identity: Identity): Promise<Resolv
     )
   }
   if (owner) {
-    let user = owner
-    if (!owner.emailVerified && owner.email === address) {
-      // A password set while the address was unproven may be someone else's: whoever signed up
-      // with this address before its owner (account pre-hijacking). Proving the address by link
-      // discards it; the owner sets a password of their own afterwards.
-      const { deletePasswordHash } = adapter
-      if (deletePasswordHash)
-        await call("deletePasswordHash", () => deletePasswordHash.call(adapter, owner.id))
-      user = await call("updateUser", () =>
-        adapter.updateUser({ id: owner.id, emailVerified: new Date() }),
-      )
-      await emitEvent(ctx, "updateUser", { user })
-    }
+    // Whatever someone set while the address was unproven (a squatter's password, factor,
+    // passkeys) is gone: whoever proves an address adopts its account clean.
+    const user =
+      !owner.emailVerified && owner.email === address ? await adoptAccount(ctx, owner) : owner
     if (!byAccount) await link(ctx, adapter, user, account, undefined)
     return { user, isNewUser: false }
   }
@@ -173,26 +139,39 @@ async function webAuthnUser(ctx: ActionContext, identity: Identity): Promise<Res
   )
   const { account, authenticator } = identity
   if (!authenticator) return { user: identity.user, isNewUser: false }
-  let user: AdapterUser
-  if (identity.isNewUser) {
-    user = await call("createUser", () =>
-      adapter.createUser({
-        id: String(identity.user.id),
-        email: identity.user.email ?? "",
-        emailVerified: null,
-        ...(identity.user.name ? { name: identity.user.name } : {}),
-      }),
-    )
-    await emitEvent(ctx, "createUser", { user })
-  } else {
-    user = identity.user as AdapterUser
-    await refuseUnprovenAdopter(ctx, user)
-  }
-  await link(ctx, adapter, user, account, undefined)
-  await call("createAuthenticator", () =>
-    adapter.createAuthenticator({ ...authenticator, userId: user.id }),
+  // A passkey for the signed-in user: a change of their account, stored once it is allowed.
+  if (!identity.isNewUser)
+    return {
+      user: identity.user as AdapterUser,
+      isNewUser: false,
+      adds: { account, authenticator },
+    }
+  const user = await call("createUser", () =>
+    adapter.createUser({
+      id: String(identity.user.id),
+      email: identity.user.email ?? "",
+      emailVerified: null,
+      ...(identity.user.name ? { name: identity.user.name } : {}),
+    }),
   )
-  return { user, isNewUser: identity.isNewUser === true }
+  await emitEvent(ctx, "createUser", { user })
+  await storeMethod(ctx, user, { account, authenticator })
+  return { user, isNewUser: true }
+}
+
+/** Stores a sign-in method for the user: the linked account, and the passkey of a registration. */
+export async function storeMethod(
+  ctx: ActionContext,
+  user: AdapterUser,
+  { account, profile, authenticator }: MethodToAdd,
+): Promise<void> {
+  const adapter = requireMethods(ctx.config.adapter!, ["linkAccount"], "linking accounts")
+  await link(ctx, adapter as LinkingAdapter, user, account, profile)
+  if (!authenticator) return
+  const store = requireMethods(ctx.config.adapter!, ["createAuthenticator"], "WebAuthn")
+  await call("createAuthenticator", () =>
+    store.createAuthenticator({ ...authenticator, userId: user.id }),
+  )
 }
 
 /**
@@ -244,11 +223,8 @@ export async function resolveUser(
   }
   if (currentId) {
     const current = await call("getUser", () => adapter.getUser(currentId))
-    if (current) {
-      await refuseUnprovenAdopter(ctx, current)
-      await link(ctx, adapter, current, account, profile)
-      return { user: current, isNewUser: false }
-    }
+    // Another provider for the signed-in user: a change of their account, stored once allowed.
+    if (current) return { user: current, isNewUser: false, adds: { account, profile } }
   }
   const email = identity.user.email?.trim().toLowerCase()
   if (email) {
@@ -259,9 +235,21 @@ export async function resolveUser(
           `Another account already uses this email; "${account.provider}" does not allow linking by email`,
         )
       }
-      await discardUnprovenPassword(ctx, byEmail)
-      await link(ctx, adapter, byEmail, account, profile)
-      return { user: byEmail, isNewUser: false }
+      // The provider vouches for the address: a proof of it, which adopts an unproven account
+      // clean (a squatter's password, factor and passkeys go) before the link is made.
+      const owner = await adoptAccount(ctx, byEmail)
+      const { changeAccount } = await import("../account/change.js")
+      await changeAccount(ctx, {
+        user: owner,
+        change: {
+          type: "accountLinked",
+          provider: account.provider,
+          providerAccountId: account.providerAccountId,
+        },
+        proof: "link",
+        apply: () => link(ctx, adapter, owner, account, profile),
+      })
+      return { user: owner, isNewUser: false }
     }
   }
   const { id: _providerId, ...fields } = identity.user

@@ -14,6 +14,7 @@ import {
   clearSessionToken,
   nowSeconds,
   readSessionToken,
+  UNPROVEN_CLAIM,
   writeSessionToken,
 } from "./jwt-strategy.js"
 
@@ -146,6 +147,8 @@ export async function readJWT(
     clearSessionToken(ctx)
     return null
   }
+  // Latch's own mark stays whatever the callback returned (see `account/unproven.ts`).
+  if (typeof current[UNPROVEN_CLAIM] === "string") next[UNPROVEN_CLAIM] = current[UNPROVEN_CLAIM]
   const changed = before !== undefined && JSON.stringify(next) !== before
   const expires =
     update || refreshed || changed || isDue(token, ctx.config.session.updateAge)

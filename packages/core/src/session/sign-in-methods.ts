@@ -12,7 +12,7 @@ import { createContext, type ActionContext } from "../actions/context.js"
 import { resolveConfig } from "../config/resolve.js"
 import { CookieJar } from "../cookies/jar.js"
 import { resolveOrigin } from "../request/host.js"
-import type { AuthConfig } from "../types.js"
+import type { AccountChange, AuthConfig } from "../types.js"
 import type { AdapterAccount, AdapterUser } from "../adapters.js"
 import { isEmailProvider } from "../config/providers.js"
 import { AccountError, MissingAdapter } from "../errors.js"
@@ -155,11 +155,34 @@ export async function removeSignInMethod(
     const code = method.type === "email" ? "not_found" : "last_method"
     throw new AccountError("this sign-in method cannot be removed", { code })
   }
+  const { changeAccount } = await import("../account/change.js")
+  await changeAccount(ctx, {
+    user,
+    change: removalOf(method),
+    proof: "session",
+    apply: () => removeMethod(ctx, user, method),
+  })
+  return method
+}
+
+/** What removing a method is, as a change of the account. */
+function removalOf(method: SignInMethod): AccountChange {
+  if (method.type === "password") return { type: "passwordRemoved" }
+  if (method.type === "webauthn") return { type: "passkeyRemoved", credentialID: method.id }
+  return { type: "accountUnlinked", provider: method.provider, providerAccountId: method.id }
+}
+
+/** Deletes the method from the adapter. */
+async function removeMethod(
+  ctx: ActionContext,
+  user: AdapterUser,
+  method: SignInMethod,
+): Promise<void> {
   const adapter = ctx.config.adapter!
   if (method.type === "password") {
     const remove = requireMethods(adapter, ["deletePasswordHash"], "removing a password")
     await callAdapter("deletePasswordHash", () => remove.deletePasswordHash(user.id))
-    return method
+    return
   }
   const unlink = requireMethods(adapter, ["unlinkAccount"], "removing a sign-in method")
   if (method.type === "webauthn") {
@@ -169,7 +192,6 @@ export async function removeSignInMethod(
   await callAdapter("unlinkAccount", () =>
     unlink.unlinkAccount({ provider: method.provider, providerAccountId: method.id }),
   )
-  return method
 }
 
 /**

@@ -8,14 +8,17 @@
  *
  * Rows written before hashing (or by Auth.js) hold the token itself. They are still found —
  * looked up by the token when its hash matches nothing — and moved under the hash on that read;
- * never for a token that has the shape of a hash, so that a stolen hash is not a way in through
- * that second lookup.
+ * never for a token that has the shape of a hash, whatever its case, and only when the row found
+ * holds exactly the token sent, so that a stolen hash is not a way in through that second lookup.
+ * Both matter on a store that compares text loosely: MySQL's and SQL Server's default collations
+ * (used by Auth.js adapters) ignore case, and MySQL's also accents and trailing spaces, so a hash
+ * sent upper-cased, or with one letter accented, would find the row that holds it.
  */
 import type { ResolvedConfig } from "../config/resolve.js"
-import { sha256HexNow } from "../lib/crypto.js"
+import { sha256HexNow, timingSafeEqual } from "../lib/crypto.js"
 
-/** The shape of a stored hash: 64 lowercase hex characters. */
-const HASH = /^[0-9a-f]{64}$/
+/** The shape of a stored hash: 64 hex characters, in either case (see the module's comment). */
+const HASH = /^[0-9a-f]{64}$/i
 
 /** The key a session token is stored under: its hash, or itself with `hashTokens: false`. */
 export function storedToken(config: ResolvedConfig, token: string): string | Promise<string> {
@@ -28,4 +31,13 @@ export function storedToken(config: ResolvedConfig, token: string): string | Pro
  */
 export function mayBeStoredUnhashed(config: ResolvedConfig, token: string): boolean {
   return config.session.hashTokens && !HASH.test(token)
+}
+
+/**
+ * Whether a row found by a token as it is (`mayBeStoredUnhashed`) holds exactly that token: a
+ * store comparing text loosely also finds a row whose token differs in case, accents or trailing
+ * spaces — a stored hash among them.
+ */
+export function holdsToken(stored: string, token: string): boolean {
+  return timingSafeEqual(stored, token)
 }

@@ -227,8 +227,8 @@ describe("isAuthAction", () => {
     expect(isAuthAction(action)).toBe(false)
   })
 
-  it("lists exactly seventeen actions", () => {
-    expect(authActions).toHaveLength(17)
+  it("lists exactly eighteen actions", () => {
+    expect(authActions).toHaveLength(18)
   })
 })
 

@@ -19,6 +19,8 @@ const MEMBERS: Member[] = [
   "nonce",
   "webauthnChallenge",
   "twoFactor",
+  "proof",
+  "signUp",
 ]
 
 const CHECK_MEMBERS: Member[] = [
@@ -39,12 +41,14 @@ describe("defaultCookies", () => {
     ["nonce", "latch.nonce", "__Secure-latch.nonce"],
     ["webauthnChallenge", "latch.challenge", "__Secure-latch.challenge"],
     ["twoFactor", "latch.two-factor", "__Secure-latch.two-factor"],
+    ["proof", "latch.proof", "__Secure-latch.proof"],
+    ["signUp", "latch.sign-up", "__Secure-latch.sign-up"],
   ])("names %s %s on http and %s on https", (member, http, https) => {
     expect(defaultCookies(false)[member].name).toBe(http)
     expect(defaultCookies(true)[member].name).toBe(https)
   })
 
-  it("has exactly the eight cookies of the configuration", () => {
+  it("has exactly the ten cookies of the configuration", () => {
     expect(Object.keys(defaultCookies(false)).sort()).toEqual([...MEMBERS].sort())
     expect(Object.keys(defaultCookies(true)).sort()).toEqual([...MEMBERS].sort())
   })
@@ -69,7 +73,7 @@ describe("defaultCookies", () => {
     },
   )
 
-  it.each(["sessionToken", "callbackUrl", "csrfToken"] as Member[])(
+  it.each(["sessionToken", "callbackUrl", "csrfToken", "proof", "signUp"] as Member[])(
     "leaves %s without a Max-Age (its lifetime is set when written)",
     (member) => {
       expect(defaultCookies(true)[member].options.maxAge).toBeUndefined()

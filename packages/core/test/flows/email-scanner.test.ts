@@ -543,19 +543,20 @@ describe("a Password account's confirming link opened by a scanner", () => {
     return { adapter, config }
   }
 
-  async function signUp(config: AuthConfig, email: string): Promise<string> {
+  /** Signs up in a browser of its own; the link mailed, and that browser. */
+  async function signUp(config: AuthConfig, email: string) {
     const browser = new Browser(config)
     const csrfToken = await browser.csrfToken()
     await browser.fetch("/auth/signup/password", {
       form: { csrfToken, email, password: GOOD, callbackUrl: "/welcome" },
     })
-    return linkIn(await mailbox.nextFor(email))
+    return { link: linkIn(await mailbox.nextFor(email)), browser }
   }
 
   it("a scanner's GET and HEAD create nothing; the user's press of the button confirms and signs in", async () => {
     const { adapter, config } = passwordSetup()
     const email = newAddress()
-    const link = await signUp(config, email)
+    const { link, browser } = await signUp(config, email)
     expect(link).toMatch(/^\/auth\/verify-email\/password\?token=/)
     const use = vi.spyOn(adapter, "useVerificationToken")
 
@@ -567,27 +568,35 @@ describe("a Password account's confirming link opened by a scanner", () => {
     expect(body).toContain("<h1>Confirm your address</h1>")
     expect(body).toContain(`<strong>${email}</strong>`)
     expect(body).toContain("<strong>localhost:3000</strong>")
+    // Not the browser that signed up: the page asks for the password chosen then.
+    expect(body).toContain('name="password"')
     const form = formOf(body)
     expect(form.action).toBe(`${ORIGIN}/auth/verify-email/password`)
     expect(Object.keys(form.fields).sort()).toEqual(["csrfToken", "token"])
+    // Pressing the button without it creates nothing either.
+    const pressed = await scanner.fetch(form.action, { form: form.fields })
+    expect(new URL(pressed.headers.get("location")!).searchParams.get("code")).toBe(
+      "password_required",
+    )
     expect(use).not.toHaveBeenCalled()
     expect(await adapter.getUserByEmail!(email)).toBeNull()
 
-    const browser = new Browser(config)
+    // In the browser that signed up, one press.
+    const own = await browser.fetch(link)
+    expect(await own.text()).not.toContain('name="password"')
     const response = await followLink(browser, link)
     expect(response.headers.get("location")).toBe(`${ORIGIN}/welcome`)
     expect(await emailOf(browser)).toBe(email)
     expect((await adapter.getUserByEmail!(email))!.emailVerified).toBeInstanceOf(Date)
     // Once.
-    const again = await followLink(new Browser(config), link)
+    const again = await followLink(new Browser(config), link, { password: GOOD })
     expect(new URL(again.headers.get("location")!).searchParams.get("error")).toBe("Verification")
   })
 
   it("refuses the button's POST without a CSRF token, and spends nothing", async () => {
     const { adapter, config } = passwordSetup()
     const email = newAddress()
-    const link = await signUp(config, email)
-    const browser = new Browser(config)
+    const { link, browser } = await signUp(config, email)
     const { fields } = formOf(await (await browser.fetch(link)).text())
     const response = await browser.fetch("/auth/verify-email/password", {
       form: { token: fields.token! },
@@ -598,11 +607,15 @@ describe("a Password account's confirming link opened by a scanner", () => {
     expect(await emailOf(browser)).toBe(email)
   })
 
-  it("with continuePage: false, confirms on the link's GET", async () => {
+  it("with continuePage: false, confirms on the GET of the browser that signed up only", async () => {
     const { adapter, config } = passwordSetup({ continuePage: false })
     const email = newAddress()
-    const link = await signUp(config, email)
-    const browser = new Browser(config)
+    const { link, browser } = await signUp(config, email)
+    // A scanner's GET gets the page, which asks for the password.
+    const scanned = await new Browser(config).fetch(link)
+    expect(scanned.status).toBe(200)
+    expect(await scanned.text()).toContain('name="password"')
+    expect(await adapter.getUserByEmail!(email)).toBeNull()
     const response = await browser.fetch(link)
     expect(response.headers.get("location")).toBe(`${ORIGIN}/welcome`)
     expect(await emailOf(browser)).toBe(email)

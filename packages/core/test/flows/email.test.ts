@@ -645,7 +645,8 @@ describe("rate limits", () => {
     const [a, b, c] = [newAddress(), newAddress(), newAddress()]
     await post(a, "2001:db8::1")
     await post(b, "2001:db8::1")
-    await post(c, "2001:db8::2")
+    // Another line: an IPv6 client is its /64 (2001:db8::2 would be the same client).
+    await post(c, "2001:db8:0:1::2")
     await mailbox.nextFor(c)
     await mailbox.nextFor(a)
     expect(mailbox.to(b)).toHaveLength(0)

@@ -252,16 +252,116 @@ describe.each(["database", "jwt"] as const)(
       expect(forged.location!.searchParams.get("code")).toBe("expired")
     })
 
-    it("limits codes per account: the sixth is refused even if right", async () => {
+    it("limits wrong codes per account: after five, the sixth is refused even if right", async () => {
+      // One second into a 15-minute window (the limits' windows are aligned to the clock).
+      const start = (Math.floor(Date.now() / 900_000) + 1) * 900_000 + 1000
+      vi.useFakeTimers({ now: start, toFake: ["Date"] })
       const { config, secret } = await adaWithTwoFactor(strategy)
       const browser = new Browser(config)
       await passwordSignIn(browser)
-      // The enrolment counted one; four wrong ones more make five.
-      for (let i = 0; i < 4; i++) await post(browser, "/auth/two-factor", { code: "000000" })
+      // The enrolment's right code counted nothing: five wrong ones fill the limit.
+      for (let i = 0; i < 5; i++) {
+        const wrong = await post(browser, "/auth/two-factor", { code: "000000" })
+        expect(wrong.location!.searchParams.get("code")).toBe("wrong_code")
+      }
       const limited = await post(browser, "/auth/two-factor", { code: await codeAt(secret, 1) })
       expect(limited.location!.searchParams.get("code")).toBe("rate_limited")
-      expect(limited.response.headers.get("retry-after")).toBe("900")
+      // Until the window ends.
+      expect(limited.response.headers.get("retry-after")).toBe("899")
       expect(await browser.session()).toBeNull()
+    })
+
+    it("follows twoFactor.rateLimit: its attempts, in windows of its length", async () => {
+      // One second into a window of a minute.
+      const start = (Math.floor(Date.now() / 60_000) + 1) * 60_000 + 1000
+      vi.useFakeTimers({ now: start, toFake: ["Date"] })
+      const { config, secret } = await adaWithTwoFactor(strategy, {
+        rateLimit: { attempts: 2, window: 60 },
+      })
+      const browser = new Browser(config)
+      await passwordSignIn(browser)
+      const codes = []
+      for (let i = 0; i < 3; i++)
+        codes.push((await post(browser, "/auth/two-factor", { code: "000000" })).location)
+      expect(codes.map((location) => location!.searchParams.get("code"))).toEqual([
+        "wrong_code",
+        "wrong_code",
+        "rate_limited",
+      ])
+      const limited = await post(browser, "/auth/two-factor", { code: await codeAt(secret, 1) })
+      expect(limited.location!.searchParams.get("code")).toBe("rate_limited")
+      expect(limited.response.headers.get("retry-after")).toBe("59")
+      // The next window: the code is accepted (the pending state lasts five minutes).
+      vi.setSystemTime(Date.now() + 60_000)
+      await post(browser, "/auth/two-factor", { code: await codeAt(secret, 0) })
+      expect(await browser.session()).not.toBeNull()
+    })
+
+    it.each([
+      ["the app's code and a recovery code", "right", "valid", "totp"],
+      ["the app's code and anything", "right", "not a code", "totp"],
+      ["a wrong app code and a recovery code", "000000", "valid", "recovery"],
+      ["no app code and a recovery code", "", "valid", "recovery"],
+      ["a wrong code in each field", "000000", "aaaaa-aaaaa", null],
+    ] as const)(
+      "with both fields filled — %s — tries the app's code first",
+      async (_, code, recovery, method) => {
+        const { config, secret, recoveryCodes, events } = await adaWithTwoFactor(strategy)
+        const browser = new Browser(config)
+        await passwordSignIn(browser)
+        const done = await post(browser, "/auth/two-factor", {
+          code: code === "right" ? await codeAt(secret, 1) : code,
+          recoveryCode: recovery === "valid" ? recoveryCodes[0]! : recovery,
+        })
+        if (method === null) {
+          expect(done.location!.searchParams.get("code")).toBe("wrong_code")
+          expect(await browser.session()).toBeNull()
+          return
+        }
+        expect(done.location!.href).toBe(`${ORIGIN}/home`)
+        expect(events.twoFactorVerified).toHaveBeenCalledWith(expect.objectContaining({ method }))
+        expect(events.recoveryCodeUsed).toHaveBeenCalledTimes(method === "recovery" ? 1 : 0)
+        // A recovery code is spent only when it was what got the user in.
+        const other = new Browser(config)
+        await passwordSignIn(other)
+        const again = await post(other, "/auth/two-factor", { recoveryCode: recoveryCodes[0]! })
+        expect(again.location!.searchParams.get("code")).toBe(
+          method === "recovery" ? "wrong_code" : null,
+        )
+      },
+    )
+
+    it("turns off with a right app code whatever the recovery-code field holds", async () => {
+      const { config, secret, adapter, user, recoveryCodes } = await adaWithTwoFactor(strategy)
+      const browser = new Browser(config)
+      await passwordSignIn(browser)
+      await post(browser, "/auth/two-factor", { code: await codeAt(secret, 1) })
+      const disabled = await post(browser, "/auth/two-factor/disable", {
+        code: await codeAt(secret, 0),
+        recoveryCode: recoveryCodes[9]!.slice(0, 4),
+        callbackUrl: "/profile",
+      })
+      expect(disabled.location!.href).toBe(`${ORIGIN}/profile`)
+      expect(adapter.twoFactors.has(user.id)).toBe(false)
+    })
+
+    it("refuses a twoFactor.rateLimit that is not a positive integer, naming it", async () => {
+      const { adapter, config } = setup(strategy, { rateLimit: { attempts: 0 } })
+      const user = await ada(adapter)
+      const browser = new Browser(config)
+      await passwordSignIn(browser)
+      const page = await (await browser.fetch("/auth/two-factor/setup")).text()
+      const refused = await post(browser, "/auth/two-factor/setup", {
+        setup: /name="setup" value="([^"]+)"/.exec(page)![1]!,
+        code: await codeAt(/Key: <code>([A-Z2-7 ]+)<\/code>/.exec(page)![1]!.replace(/ /g, "")),
+      })
+      expect(refused.location!.searchParams.get("error")).toBe("Configuration")
+      expect(adapter.twoFactors.has(user.id)).toBe(false)
+      expect(config.logger!.error).toHaveBeenCalledWith(
+        expect.objectContaining({
+          message: expect.stringContaining("twoFactor.rateLimit.attempts"),
+        }),
+      )
     })
 
     it("takes a recovery code once", async () => {

@@ -30,12 +30,17 @@ export function formOf(page: string): { action: string; fields: Record<string, s
 }
 
 /**
- * Opens `link` in `browser` and presses the page's button; returns the button's answer (or the
+ * Opens `link` in `browser` and presses the page's button, having typed `typed` into the form
+ * (the password a confirming page asks of another browser); returns the button's answer (or the
  * link's own, when it opened no page).
  */
-export async function followLink(browser: Browser, link: string): Promise<Response> {
+export async function followLink(
+  browser: Browser,
+  link: string,
+  typed: Record<string, string> = {},
+): Promise<Response> {
   const opened = await browser.fetch(link)
   if (opened.status !== 200) return opened
   const { action, fields } = formOf(await opened.text())
-  return browser.fetch(action, { form: fields })
+  return browser.fetch(action, { form: { ...fields, ...typed } })
 }

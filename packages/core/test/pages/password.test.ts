@@ -451,11 +451,25 @@ describe("password mails", () => {
 
   it.each([
     ["verify", "Confirm your address for example.com", "Confirm address", url],
-    ["exists", "You already have an account on example.com", "Use the new password", url],
+    [
+      "exists",
+      "Someone tried to create an account on example.com with your address",
+      "Sign in",
+      "https://example.com/auth/signin",
+    ],
     ["reset", "Reset your password on example.com", "Choose a new password", url],
     ["changed", "Your password on example.com was changed", "Reset your password", resetUrl],
   ] as const)("%s: subject, text and html with the link", (kind, subject, button, link) => {
-    const mail = renderPasswordEmail(kind, { url, host, expires, resetUrl, signUpUrl, when })
+    const signInUrl = "https://example.com/auth/signin"
+    const mail = renderPasswordEmail(kind, {
+      url,
+      host,
+      expires,
+      resetUrl,
+      signUpUrl,
+      signInUrl,
+      when,
+    })
     expect(mail.subject).toBe(subject)
     expect(mail.text).toContain(link)
     expect(mail.text).toContain("example.com")
@@ -470,7 +484,7 @@ describe("password mails", () => {
   })
 
   it("says until when the link works, in UTC", () => {
-    for (const kind of ["verify", "exists", "reset"] as const) {
+    for (const kind of ["verify", "reset"] as const) {
       const mail = renderPasswordEmail(kind, { url, host, expires })
       expect(mail.text).toContain("22 November 2026, 14:05 UTC")
       expect(mail.html).toContain("22 November 2026, 14:05 UTC")
@@ -499,15 +513,24 @@ describe("password mails", () => {
     expect(bare.text).toMatch(/not you/)
   })
 
-  it("exists: without a url, no link but the sign-in hint", () => {
-    const mail = renderPasswordEmail("exists", { host })
+  it("exists: nothing the stranger typed, no link that changes the account", () => {
+    // A link of the sign-up (its `url`) is never in it, whatever is passed.
+    const mail = renderPasswordEmail("exists", { url, host, when })
+    expect(mail.text).not.toContain("token=")
+    expect(mail.html).not.toContain("token")
     expect(mail.html).not.toContain("<a ")
-    expect(mail.text).not.toMatch(/https?:/)
-    expect(mail.text).toContain("sign in on example.com as you usually do")
-    const withReset = renderPasswordEmail("exists", { host, resetUrl })
-    expect(withReset.text).toContain(`Forgot your password? Reset it:\n${resetUrl}`)
-    expect(withReset.html).toContain(`href="${resetUrl}"`)
-    expect(withReset.html).not.toContain("Use the new password")
+    expect(mail.text).toContain("Nothing was changed")
+    expect(mail.text).toContain("on 21 November 2026, 09:30 UTC")
+    expect(mail.text).toContain("sign in as you usually do")
+    const withLinks = renderPasswordEmail("exists", {
+      host,
+      resetUrl,
+      signInUrl: "https://example.com/auth/signin",
+    })
+    expect(withLinks.text).toContain(`Forgot your password? Reset it:\n${resetUrl}`)
+    expect(withLinks.html).toContain(`href="${resetUrl}"`)
+    expect(withLinks.html).toContain(`href="https://example.com/auth/signin"`)
+    expect(withLinks.html).not.toMatch(/new password/i)
   })
 
   it.each(["verify", "exists", "reset", "no-account", "changed"] as const)(

@@ -187,6 +187,16 @@ const table: Row[] = [
     kind: "signIn",
     destination: { page: "twoFactor", error: "TwoFactorError", code: "wrong_code" },
   },
+  {
+    name: "ReauthenticationRequired",
+    type: "ReauthenticationRequired",
+    kind: "signIn",
+    destination: {
+      page: "reauthenticate",
+      error: "ReauthenticationRequired",
+      code: "required",
+    },
+  },
 ]
 
 /** Every class exported by the errors module that is an `AuthError`. */

@@ -15,6 +15,7 @@
  * | `confirmTwoFactorSetup`   | `/two-factor/setup`          | `setup`, `code`, `currentCode`       |
  * | `disableTwoFactor`        | `/two-factor/disable`        | `code` or `recoveryCode`             |
  * | `regenerateRecoveryCodes` | `/two-factor/recovery-codes` | `code`                               |
+ * | `reauthenticate`          | `/reauthenticate`            | `method` and its fields (see below)  |
  *
  * `<id>` is the form's `providerId`, by default `"password"` (the Password provider's default
  * id). All but `setNewPassword` and `verifyTwoFactor` read `redirectTo` too (a reset link
@@ -25,6 +26,12 @@
  * `confirmTwoFactorSetup` and `regenerateRecoveryCodes` do not redirect: they return the new
  * recovery codes (`{ recoveryCodes, continueUrl }`), for the page to show once.
  *
+ * A change of the account's ways in (`changePassword`, `removeSignInMethod`, the two-factor
+ * actions, and adding a passkey or linking an account through `signIn`) needs fresh proof that
+ * the owner is there (`accountChanges.freshAge` after a sign-in or a re-authentication). Without
+ * it, the action redirects (303) to the re-authentication step — core's page, or
+ * `pages.reauthenticate` — which comes back to the page once confirmed: nothing was changed.
+ *
  * The user's own mistakes are thrown rather than redirected, so a page shows them inline:
  * `PasswordError` (a password the policy refuses, a wrong current password, not one address…),
  * `AccountError` (the last way to sign in, a method that is not theirs) and `TwoFactorError` (a
@@ -34,7 +41,7 @@
  * (`Verification`) or a configuration error goes to the error page.
  */
 import type { RequestEvent } from "@sveltejs/kit"
-import { callAuth, destination, fieldsOf, follow, run } from "./actions.js"
+import { callAuth, destination, fieldsOf, follow } from "./actions.js"
 import { configFor } from "./config.js"
 import type { SvelteKitAuthConfigInput } from "./types.js"
 
@@ -96,11 +103,15 @@ function formOf(body: Post["body"]): URLSearchParams {
 function formAction(
   input: SvelteKitAuthConfigInput,
   describe: (fields: Record<string, string>, event: RequestEvent) => Post,
+  { followReauthentication = true }: { followReauthentication?: boolean } = {},
 ): AuthFormAction {
   return async (event, given) => {
     const prepared = await configFor(input, event)
     const { path, body } = describe(await fieldsOf(event, given), event)
-    return run(event, prepared, path, new URLSearchParams(), formOf(body))
+    const result = await callAuth(event, prepared, path, new URLSearchParams(), formOf(body), {
+      followReauthentication,
+    })
+    return follow(prepared, result.redirect)
   }
 }
 
@@ -263,4 +274,42 @@ export function createRegenerateRecoveryCodes(
     path: "/two-factor/recovery-codes",
     body: { code: fields.code, callbackUrl: destination(fields, event) },
   }))
+}
+
+/**
+ * The re-authentication step ("Confirm it is you") on a page of the app's own
+ * (`pages.reauthenticate`, which `getReauthentication` feeds): `method` is
+ *
+ * - `"password"`, with `password`;
+ * - `"code"`, with `code` (from the authenticator app) or `recoveryCode`;
+ * - `"passkey"`, with `action: "authenticate"` and `data` (the credential's JSON, as
+ *   `@latch/sveltekit/webauthn` makes it from the options of `webauthn-options/<provider>`);
+ * - `"email"`, with `send: "1"` to mail a code (the page comes back with `?sent=1`), then with
+ *   `emailCode`.
+ *
+ * Once confirmed, redirects (303) to `redirectTo` (the page's `?callbackUrl=`, where the change
+ * was asked). Throws `ReauthenticationRequired` with a `code` for a refused try (`wrong_password`,
+ * `wrong_code`, `replayed_code`, `passkey_failed`, `code_expired`, `rate_limited` with
+ * `retryAfter`, `mail_failed`, `second_factor` for a way that does not include the user's second
+ * factor, `no_method`, `signed_out`).
+ */
+export function createReauthenticate(input: SvelteKitAuthConfigInput): AuthFormAction {
+  return formAction(
+    input,
+    (fields, event) => ({
+      path: "/reauthenticate",
+      body: {
+        method: fields.method,
+        password: fields.password,
+        code: fields.code,
+        recoveryCode: fields.recoveryCode,
+        emailCode: fields.emailCode,
+        send: fields.send,
+        action: fields.action,
+        data: fields.data,
+        callbackUrl: destination(fields, event, { referer: false }),
+      },
+    }),
+    { followReauthentication: false },
+  )
 }

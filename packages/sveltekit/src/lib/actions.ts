@@ -25,10 +25,13 @@
  *
  * The password, sign-in-method and two-factor actions (`account-actions.ts`) post through the
  * same `callAuth`, and throw their refusals (`PasswordError`, `AccountError`, `TwoFactorError`)
- * the same way.
+ * the same way — but for a change of the account that asks the user to confirm it is them first
+ * (`ReauthenticationRequired`, `code` `required` or `second_factor`): that one redirects (303) to
+ * the re-authentication step, which comes back to the page once confirmed.
  */
 import { clientAddressOf, isSameOrigin } from "./handle.js"
 import { Auth } from "@latch/core"
+import { ReauthenticationRequired } from "@latch/core/errors"
 import type { ResponseInternal } from "@latch/core/types"
 import { error, redirect, type RequestEvent } from "@sveltejs/kit"
 import { configFor, type PreparedConfig } from "./config.js"
@@ -114,7 +117,10 @@ export async function callAuth(
   path: string,
   query: URLSearchParams,
   body: URLSearchParams,
-  { returnRedirect = false }: { returnRedirect?: boolean } = {},
+  {
+    returnRedirect = false,
+    followReauthentication = true,
+  }: { returnRedirect?: boolean; followReauthentication?: boolean } = {},
 ): Promise<ResponseInternal> {
   const url = new URL(`${prepared.authBase}${path}`, event.url.origin)
   url.search = query.toString()
@@ -135,10 +141,25 @@ export async function callAuth(
     })
   } catch (error) {
     announceRetryAfter(event, error)
+    // A change that needs the user to confirm it is them first: to the step (core's page, or
+    // `pages.reauthenticate`), coming back to this page. Nothing was changed.
+    if (followReauthentication && isAskedToReauthenticate(error))
+      redirectTo(303, error.url, { external: true })
     throw error
   }
   applyCookies(event.cookies, result.cookies)
   return result
+}
+
+/** Whether the error asks for the re-authentication step (not a refusal at that step). */
+function isAskedToReauthenticate(
+  error: unknown,
+): error is ReauthenticationRequired & { url: string } {
+  return (
+    error instanceof ReauthenticationRequired &&
+    typeof error.url === "string" &&
+    (error.code === "required" || error.code === "second_factor")
+  )
 }
 
 /** `redirect` with 303 to where `Auth` sent the user, or to the error page when it said nowhere. */

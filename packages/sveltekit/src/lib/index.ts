@@ -23,6 +23,7 @@ import {
   createSetNewPassword,
   createSignUp,
   createVerifyTwoFactor,
+  createReauthenticate,
   type AuthFormAction,
   type RecoveryCodesAction,
 } from "./account-actions.js"
@@ -42,6 +43,12 @@ export {
   type UserSession,
 } from "./user-sessions.js"
 export { getSignInMethods, type SignInMethod } from "./sign-in-methods.js"
+export {
+  getReauthentication,
+  type Reauthentication,
+  type ReauthenticationMethod,
+  type ReauthenticationOptions,
+} from "./reauthentication.js"
 export {
   beginTwoFactorSetup,
   getTwoFactorStatus,
@@ -81,7 +88,8 @@ export interface SvelteKitAuthResult {
   setNewPassword: AuthFormAction
   /**
    * Changes the signed-in user's password (`currentPassword`, `password`); throws
-   * `PasswordError` (`wrong_password`, the policy's codes, `rate_limited`, `signed_out`).
+   * `PasswordError` (`wrong_password`, `same_password`, the policy's codes, `rate_limited`,
+   * `signed_out`). A user with a second factor is sent to confirm it first (303).
    */
   changePassword: AuthFormAction
   /**
@@ -110,6 +118,13 @@ export interface SvelteKitAuthResult {
   disableTwoFactor: AuthFormAction
   /** New recovery codes for the signed-in user, with a `code`; returns them as `confirmTwoFactorSetup`. */
   regenerateRecoveryCodes: RecoveryCodesAction
+  /**
+   * The re-authentication step ("Confirm it is you") on a page of the app's own: `method`
+   * (`password`, `code`, `passkey`, `email`) and its fields; redirects back where the change was
+   * asked once confirmed. Throws `ReauthenticationRequired` (`code`) for a refused try. The
+   * other account actions redirect to the step themselves when a change needs it.
+   */
+  reauthenticate: AuthFormAction
 }
 
 /**
@@ -132,5 +147,6 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthRe
     confirmTwoFactorSetup: createConfirmTwoFactorSetup(config),
     disableTwoFactor: createDisableTwoFactor(config),
     regenerateRecoveryCodes: createRegenerateRecoveryCodes(config),
+    reauthenticate: createReauthenticate(config),
   }
 }

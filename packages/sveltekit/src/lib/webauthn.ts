@@ -3,6 +3,11 @@
  * (through `@simplewebauthn/browser`, an optional peer: install it to use this module) and
  * signs in with its result; for any other provider it is `signIn` from `@latch/sveltekit/client`.
  *
+ * Adding a passkey (`action: "register"`) is a change of the account: a signed-in user whose
+ * sign-in is older than `accountChanges.freshAge` is first sent to the re-authentication step
+ * (with `redirect: false`, the result is `{ ok: false, error: "ReauthenticationRequired", url }`),
+ * which comes back to the page once they have confirmed it is them.
+ *
  * 1. `GET {basePath}/webauthn-options/<provider>` → `{ action, options }` (and the challenge cookie);
  * 2. `startRegistration` or `startAuthentication` asks the browser for a credential;
  * 3. `POST {basePath}/signin/<provider>` with `action` and `data` (the credential's JSON), which
@@ -70,12 +75,12 @@ async function providerType(root: string, provider: string): Promise<string | un
   return (await list)[provider]?.type
 }
 
-const failure = (status: number, error: string): SignInResponse => ({
+const failure = (status: number, error: string, url: string | null = null): SignInResponse => ({
   ok: false,
   status,
   error,
   code: undefined,
-  url: null,
+  url,
 })
 
 /**
@@ -86,6 +91,8 @@ const failure = (status: number, error: string): SignInResponse => ({
  * browser's reason (`NotAllowedError` when the user cancels) or to the server's refusal of the
  * options, whatever `redirect` says: there is nowhere to go. The server's refusals are
  * `WebAuthnRegistrationRequiresSignIn` (403: sign in first, then add a passkey),
+ * `ReauthenticationRequired` (403: confirm it is you first; `url` is the step, where the browser
+ * goes unless `redirect: false`),
  * `WebAuthnRateLimited` (429: too many requests from this network; try again later),
  * `InvalidRequest` (400) and `WebAuthnNotEnabled` (404).
  *
@@ -126,6 +133,9 @@ export async function signIn(
   if (!browserSupportsWebAuthn()) return failure(0, "WebAuthnNotSupported")
 
   const query = new URLSearchParams(authorizationParams)
+  // Where the re-authentication step comes back to, should adding a passkey ask for it.
+  const back = rest.redirectTo ?? rest.callbackUrl ?? location.href
+  if (typeof back === "string") query.set("callbackUrl", back)
   if (action) query.set("action", action)
   else if (conditional) query.set("action", "authenticate")
   if (email) query.set("email", email)
@@ -134,9 +144,17 @@ export async function signIn(
     action?: "register" | "authenticate"
     options?: Record<string, any>
     error?: string
+    url?: string
   }
   if (!response.ok || !body.action || !body.options) {
-    return failure(response.status, body.error ?? "WebAuthnOptions")
+    const step = body.error === "ReauthenticationRequired" ? (body.url ?? null) : null
+    // Adding a passkey is a change of the account: the user confirms it is them first, then
+    // comes back here.
+    if (step && rest.redirect !== false) {
+      location.href = step
+      return
+    }
+    return failure(response.status, body.error ?? "WebAuthnOptions", step)
   }
 
   let credential: unknown

@@ -196,12 +196,16 @@ export class Browser {
    * links, people press buttons) and presses the page's button; returns the button's exchange
    * (or the link's own, when it opened no page).
    */
-  async followLink(link: string | URL): Promise<Exchange> {
+  /**
+   * Opens a mailed link and presses its page's button, having typed `typed` into the form (the
+   * password a confirming page asks of a browser that did not sign up).
+   */
+  async followLink(link: string | URL, typed: Record<string, string> = {}): Promise<Exchange> {
     const url = new URL(link, this.origin)
     const opened = await this.fetch(url.pathname + url.search)
     if (opened.response.status !== 200) return opened
     const { action, fields } = formOf(await opened.response.text())
-    return this.fetch(action, { form: fields, headers: { origin: this.origin } })
+    return this.fetch(action, { form: { ...fields, ...typed }, headers: { origin: this.origin } })
   }
 
   async csrfToken(authBase = "/auth"): Promise<string> {

@@ -10,6 +10,9 @@
  * - per client address, default 50: one client trying many accounts (password spraying).
  * - per account (identifier), default 20: many clients guessing one account.
  *
+ * A client address here is `ctx.client`, as for every per-client limit: an IPv4 address, or an
+ * IPv6 address's /64.
+ *
  * What is counted is attempts, before `authorize` runs, each with one atomic increment; a
  * success then offsets its own attempt (its `:ok` counter), and a pair's success also the
  * failures before it (the store can only count up, so "starting again" is offsetting them all).
@@ -45,12 +48,15 @@
  * `credentials:pair:<half of each>:<window>`, `credentials:client:<hmac>:<window>`,
  * `credentials:identifier:<hmac>:<window>` (each with `:ok` for the successes offsetting it),
  * `credentials:known:<half of each>:<bucket>`. No account name or address is stored.
+ *
+ * The two-factor code step counts its codes with the same machinery (`admitCounted`) under a
+ * scope of its own: `two-factor:*` keys, the user's id as the account, its own limits and
+ * refusal (flows/two-factor/verify.ts).
  */
 import type { ActionContext } from "../../actions/context.js"
 import type { ResolvedConfig } from "../../config/resolve.js"
 import { CredentialsSignin } from "../../errors.js"
 import type { CredentialsConfig } from "../../providers/index.js"
-import { clientOf } from "../../security/client-address.js"
 import { counterKey, counterStore, runSteps, type CounterSteps } from "../../security/counter.js"
 import { type Limits, limitsOf, normalizeIdentifier, postedIdentifier } from "./limits.js"
 
@@ -81,6 +87,31 @@ export interface Attempt {
 
 type Limit = "pair" | "client" | "identifier"
 
+/** Why an attempt is refused. */
+export interface Refusal {
+  /** The limit it went over. */
+  limit: Limit
+  /** Seconds until that limit's window ends. */
+  retryAfter: number
+  /** Whether it is the attempt that first went over that limit in its window. */
+  first: boolean
+}
+
+/**
+ * What one limiter counts, apart from every other: a credentials provider's sign-ins, or the
+ * two-factor code step. Its keys start with `prefix`, and the HMACs that name its accounts and
+ * clients cover `id` (a provider's id).
+ */
+export interface Scope {
+  prefix: string
+  id: string
+  limits: Pick<Limits, "window" | "perPair" | "perClient" | "perIdentifier">
+  /** The account as counted, from the value given; `undefined`: none. @default normalizeIdentifier */
+  identifier?: (value: string) => string | undefined
+  /** Throws the refusal of an attempt over a limit. */
+  refuse(ctx: ActionContext, refusal: Refusal): never
+}
+
 /**
  * Counts an attempt and lets it through, or refuses it with `CredentialsRateLimited` without it
  * reaching `authorize` (thrown, or the promise rejected). `undefined` when nothing is counted
@@ -94,32 +125,51 @@ export function admitAttempt(
 ): Attempt | undefined | Promise<Attempt | undefined> {
   const limits = limitsOf(provider)
   if (!limits) return undefined
-  const posted = postedIdentifier(limits, credentials)
-  const names = subjectsOf(ctx.config, provider)
-  const account =
-    posted === undefined
-      ? null
-      : subject(ctx.config, provider, "identifier", names.accounts, posted)
-  const client = ctx.clientAddress
-    ? subject(ctx.config, provider, "client", names.clients, ctx.clientAddress)
-    : null
-  if (account instanceof Promise || client instanceof Promise) {
-    return Promise.all([account, client]).then(([a, c]) => admit(ctx, provider, limits, a, c))
+  const scope: Scope = {
+    prefix: "credentials",
+    id: provider.id,
+    limits,
+    refuse: (ctx, refusal) => refuseCredentials(ctx, provider.id, refusal),
   }
-  return admit(ctx, provider, limits, account, client)
+  return admitCounted(ctx, scope, postedIdentifier(limits, credentials))
 }
 
-/** `admitAttempt` once the account and the address are named. */
+/**
+ * Counts an attempt of `scope` for `account` (`undefined`: none) from the request's client, and
+ * lets it through or refuses it (`scope.refuse`). With `pairOnly`, an attempt that has a pair
+ * (an account and a client) is counted against the pair limit alone, never against the client's
+ * or the account's: for what is too unlikely to be guessed for those to matter, and must stay a
+ * way in while strangers fill them (a two-factor recovery code). The pair is the same as without
+ * it: one count, one "known" mark. `undefined` when there is nothing to count by.
+ */
+export function admitCounted(
+  ctx: ActionContext,
+  scope: Scope,
+  account: string | undefined,
+  options: { pairOnly?: boolean } = {},
+): Attempt | undefined | Promise<Attempt | undefined> {
+  const names = subjectsOf(ctx.config, scope)
+  const named =
+    account === undefined ? null : subject(ctx.config, scope, "identifier", names.accounts, account)
+  const client = ctx.client ? subject(ctx.config, scope, "client", names.clients, ctx.client) : null
+  const pairOnly = options.pairOnly === true
+  if (named instanceof Promise || client instanceof Promise) {
+    return Promise.all([named, client]).then(([a, c]) => admit(ctx, scope, a, c, pairOnly))
+  }
+  return admit(ctx, scope, named, client, pairOnly)
+}
+
+/** `admitCounted` once the account and the address are named. */
 function admit(
   ctx: ActionContext,
-  provider: CredentialsConfig,
-  limits: Limits,
+  scope: Scope,
   account: Subject | null,
   client: Subject | null,
+  pairOnly: boolean,
 ): Attempt | Promise<Attempt> | undefined {
   if (!account && !client) return undefined
   const store = counterStore(ctx.config)
-  const counted = runSteps(store, countAttempt(ctx, provider.id, limits, account, client))
+  const counted = runSteps(store, countAttempt(ctx, scope, account, client, pairOnly))
   const attemptOf = (success: Success): Attempt => ({
     succeeded: () => runSteps(store, recordSuccess(success)),
   })
@@ -164,12 +214,12 @@ function inWindow(tally: Tally, window: number): Current {
 }
 
 /** The pair of `account` and `client`, made once (the pair is named by the two names it joins). */
-function pairOf(account: Subject, client: Subject): Pair {
+function pairOf(account: Subject, client: Subject, prefix: string): Pair {
   account.pairs ??= new Map()
   let pair = account.pairs.get(client)
   if (!pair) {
     if (account.pairs.size >= PAIRS_KEPT) account.pairs.clear()
-    pair = { name: `credentials:pair:${account.name.slice(-32)}${client.name.slice(-32)}` }
+    pair = { name: `${prefix}:pair:${account.name.slice(-32)}${client.name.slice(-32)}` }
     account.pairs.set(client, pair)
   }
   return pair
@@ -194,14 +244,15 @@ interface Success {
   pair?: Pair
 }
 
-/** The steps of counting one attempt: throws `CredentialsRateLimited` over a limit. */
+/** The steps of counting one attempt: throws the scope's refusal over a limit. */
 function* countAttempt(
   ctx: ActionContext,
-  providerId: string,
-  limits: Limits,
+  scope: Scope,
   account: Subject | null,
   client: Subject | null,
+  pairOnly: boolean,
 ): CounterSteps<Success> {
+  const { limits } = scope
   const now = Date.now()
   const window = Math.floor(now / limits.window)
   const end = (window + 1) * limits.window
@@ -217,7 +268,7 @@ function* countAttempt(
   // it also spares a returning user — most sign-ins — the address's and the account's counters.
   let known = false
   const first: Check[] = []
-  const pair = account && client ? pairOf(account, client) : undefined
+  const pair = account && client ? pairOf(account, client, scope.prefix) : undefined
   if (pair) {
     const bucket = Math.floor(now / KNOWN_PERIOD)
     if (!(pair.known! >= bucket - 1)) {
@@ -232,9 +283,11 @@ function* countAttempt(
     first.push(check("pair", pair, limits.perPair))
   }
   // Counted together: the pair, and the address unless the pair is known. Then the account:
-  // only for an attempt the pair and the address let through.
-  if (client && !known) first.push(check("client", client, limits.perClient))
-  const last = account && !known ? [check("identifier", account, limits.perIdentifier)] : []
+  // only for an attempt the pair and the address let through. A pair-only attempt that has a
+  // pair counts there alone.
+  const wider = !known && !(pairOnly && pair)
+  if (client && wider) first.push(check("client", client, limits.perClient))
+  const last = account && wider ? [check("identifier", account, limits.perIdentifier)] : []
   for (const checks of [first, last]) {
     if (checks.length === 0) continue
     const counts = yield checks.map(({ tally }) => ({ key: tally.key, expires: end }))
@@ -246,7 +299,7 @@ function* countAttempt(
     const successes = yield over.map(({ tally }) => ({ key: tally.okKey }))
     over.forEach((c, index) => {
       const failing = c.count - seen(c.tally, window, successes[index] ?? 0)
-      if (failing > c.max) refuse(ctx, providerId, c, failing, end)
+      if (failing > c.max) refuse(ctx, scope, c, failing, end)
     })
   }
   return { now, window, expires: end, checks: [...first, ...last], pair }
@@ -261,19 +314,24 @@ function seen(tally: Tally, window: number, count: number): number {
 /** Refuses an attempt `failing` over the limit of `check`, whose window ends at `end`. */
 function refuse(
   ctx: ActionContext,
-  providerId: string,
+  scope: Scope,
   check: Check,
   failing: number,
   end: number,
 ): never {
-  // Warned once per limit and window: on the attempt that first goes over.
-  if (failing === check.max + 1) ctx.logger.warn("credentials-rate-limited")
   const retryAfter = Math.max(1, Math.ceil((end - Date.now()) / 1000))
-  ctx.logger.debug(`credentials rate limit: the per-${check.limit} limit refused an attempt`, {
+  return scope.refuse(ctx, { limit: check.limit, retryAfter, first: failing === check.max + 1 })
+}
+
+/** A credentials sign-in's refusal: `CredentialsRateLimited`. */
+function refuseCredentials(ctx: ActionContext, providerId: string, refusal: Refusal): never {
+  // Warned once per limit and window: on the attempt that first goes over.
+  if (refusal.first) ctx.logger.warn("credentials-rate-limited")
+  ctx.logger.debug(`credentials rate limit: the per-${refusal.limit} limit refused an attempt`, {
     provider: providerId,
-    retryAfter,
+    retryAfter: refusal.retryAfter,
   })
-  throw new CredentialsRateLimited(retryAfter)
+  throw new CredentialsRateLimited(refusal.retryAfter)
 }
 
 /**
@@ -305,14 +363,14 @@ function* recordSuccess(success: Success): CounterSteps<void> {
 
 /** The key of a pair's "known" mark in the 30-day bucket `bucket`. */
 const knownKey = (pair: Pair, bucket: number) =>
-  `credentials:known:${pair.name.slice("credentials:pair:".length)}:${bucket}`
+  `${pair.name.replace(":pair:", ":known:")}:${bucket}`
 
 /**
- * The accounts and addresses seen recently, per secret and provider, by the value as posted or
- * reported: the same client or account comes back within minutes (a user retrying, an attacker
- * hammering), and it need not be normalized and its HMAC computed again — also when the
- * configuration object is built per request. `null`: nothing to count. Each map is bounded,
- * and emptied when full.
+ * The accounts and addresses seen recently, per secret and provider, by the value as posted (an
+ * account) or by `ctx.client` (an address): the same client or account comes back within
+ * minutes (a user retrying, an attacker hammering), and it need not be normalized and its HMAC
+ * computed again — also when the configuration object is built per request. `null`: nothing to
+ * count. Each map is bounded, and emptied when full.
  */
 interface Subjects {
   accounts: Map<string, Subject | null>
@@ -323,54 +381,55 @@ const subjects = new Map<string, Map<string, Subjects>>()
 const SUBJECTS_KEPT = 4096
 const PAIRS_KEPT = 256
 
-function subjectsOf(config: ResolvedConfig, provider: CredentialsConfig): Subjects {
+function subjectsOf(config: ResolvedConfig, scope: Scope): Subjects {
   const secret = config.secrets[0] ?? ""
   let bySecret = subjects.get(secret)
   if (!bySecret) {
     if (subjects.size >= 16) subjects.clear()
     subjects.set(secret, (bySecret = new Map()))
   }
-  let ofProvider = bySecret.get(provider.id)
-  if (!ofProvider) {
+  const name = `${scope.prefix}\u0000${scope.id}`
+  let ofScope = bySecret.get(name)
+  if (!ofScope) {
     if (bySecret.size >= 64) bySecret.clear()
-    ofProvider = { accounts: new Map(), clients: new Map() }
-    bySecret.set(provider.id, ofProvider)
+    ofScope = { accounts: new Map(), clients: new Map() }
+    bySecret.set(name, ofScope)
   }
-  return ofProvider
+  return ofScope
 }
 
 type Kind = "client" | "identifier"
 
 /**
- * The subject of `value` (of the kind the cache holds: a posted account name or a reported
- * address), from the cache or named now.
+ * The subject of `value` (of the kind the cache holds: a posted account name or a client), from
+ * the cache or named now.
  */
 function subject(
   config: ResolvedConfig,
-  provider: CredentialsConfig,
+  scope: Scope,
   kind: Kind,
   cache: Map<string, Subject | null>,
   value: string,
 ): Subject | null | Promise<Subject | null> {
   const found = cache.get(value)
   if (found !== undefined) return found
-  return nameSubject(config, provider, kind, cache, value)
+  return nameSubject(config, scope, kind, cache, value)
 }
 
 async function nameSubject(
   config: ResolvedConfig,
-  provider: CredentialsConfig,
+  scope: Scope,
   kind: Kind,
   cache: Map<string, Subject | null>,
   value: string,
 ): Promise<Subject | null> {
-  const counted = kind === "client" ? clientOf(value) : normalizeIdentifier(value)
+  const counted = kind === "client" ? value : (scope.identifier ?? normalizeIdentifier)(value)
   let named: Subject | null = null
   if (counted !== undefined) {
     // One HMAC per thing counted (JSON: the parts cannot run into each other, and an account
     // name may hold any character); 128 bits of it name a counter well enough.
-    const prefix = `credentials:${kind}`
-    const full = await counterKey(config, prefix, JSON.stringify([provider.id, counted]))
+    const prefix = `${scope.prefix}:${kind}`
+    const full = await counterKey(config, prefix, JSON.stringify([scope.id, counted]))
     named = { name: full.slice(0, prefix.length + 1 + 32) }
   }
   if (cache.size >= SUBJECTS_KEPT) cache.clear()

@@ -1,8 +1,8 @@
 /**
  * How many sign-in links may be sent: per address (so nobody can flood someone's inbox) and per
- * client IP address (so nobody can spray many addresses). The counters live in the adapter
- * (`incrementCounter`), shared by every instance of the app; their keys are HMACs, so the
- * database holds no address or IP in the clear for them.
+ * client (`ctx.client`: an IPv4 address or an IPv6 /64, so nobody can spray many addresses).
+ * The counters live in the adapter (`incrementCounter`), shared by every instance of the app;
+ * their keys are HMACs, so the database holds no address or IP in the clear for them.
  *
  * Over the limit, the user sees the same "check your email" page as when a link was sent, so
  * the limit reveals nothing about the address; no mail is sent and no token stored.
@@ -34,9 +34,9 @@ export async function withinRateLimit(
       .then((key) => increment(key, expires))
       .then((count) => count <= perAddress),
   ]
-  if (ctx.clientAddress) {
+  if (ctx.client) {
     checks.push(
-      counterKey(ctx.config, `email:ip:${provider.id}`, ctx.clientAddress)
+      counterKey(ctx.config, `email:ip:${provider.id}`, ctx.client)
         .then((key) => increment(key, expires))
         .then((count) => count <= perClient),
     )

@@ -5,8 +5,6 @@ import { PasswordError, type FormPage } from "../../errors.js"
 import { MAX_PASSWORD_LENGTH } from "../../password/hash.js"
 import { checkNewPassword } from "../../password/policy.js"
 import type { PasswordConfig, PasswordSettings } from "../../providers/password.js"
-import { callAdapter } from "../../session/adapter-call.js"
-import { sessionCacheOf } from "../../session/cache.js"
 import type { Identity } from "../../session/establish.js"
 import { withQuery } from "../../lib/url.js"
 
@@ -67,42 +65,5 @@ export function passwordIdentity(
     user,
     account: { provider: provider.id, type: "credentials", providerAccountId: user.id },
     isNewUser,
-  }
-}
-
-/**
- * Ends every session of the user (database strategy): after a reset, whoever held a session —
- * perhaps the one who learned the old password — is out. `keep` is a session token to spare
- * (the request's own, after a change of password). JWT sessions cannot be ended early: they
- * last until they expire (documented in the provider's threat model).
- */
-export async function endSessions(
-  ctx: ActionContext,
-  userId: string,
-  keep?: string,
-): Promise<void> {
-  const adapter = ctx.config.adapter
-  if (ctx.config.session.strategy !== "database" || !adapter) return
-  // This instance's cached sessions of the user go too (other instances hear it from the
-  // adapter's watch, or when their cache entries expire).
-  sessionCacheOf(ctx.config)?.changed({ userId })
-  if (!keep && adapter.deleteSessionsByUserId) {
-    await callAdapter("deleteSessionsByUserId", () => adapter.deleteSessionsByUserId!(userId))
-    return
-  }
-  if (!adapter.listSessionsByUserId || !adapter.deleteSession) {
-    ctx.logger.error(
-      new Error(
-        "The password changed but the user's other sessions were kept: the adapter has neither deleteSessionsByUserId nor listSessionsByUserId with deleteSession",
-      ),
-    )
-    return
-  }
-  const sessions = await callAdapter("listSessionsByUserId", () =>
-    adapter.listSessionsByUserId!(userId),
-  )
-  for (const session of sessions) {
-    if (session.sessionToken === keep) continue
-    await callAdapter("deleteSession", () => adapter.deleteSession!(session.sessionToken))
   }
 }

@@ -40,6 +40,11 @@ export interface LinkClaims {
   replaces?: string
   /** Where the user goes once the link has done its work. */
   callbackUrl: string
+  /**
+   * A random value the browser that asked for the link holds too (`sign-up-browser.ts`), sealed
+   * in a cookie (`signup`): its own click needs no password.
+   */
+  bind?: string
 }
 
 interface Sealed extends LinkClaims {
@@ -106,7 +111,8 @@ function isSealed(value: unknown): value is Sealed {
     (v.userId === undefined || typeof v.userId === "string") &&
     (v.hash === undefined || typeof v.hash === "string") &&
     (v.name === undefined || typeof v.name === "string") &&
-    (v.replaces === undefined || typeof v.replaces === "string")
+    (v.replaces === undefined || typeof v.replaces === "string") &&
+    (v.bind === undefined || typeof v.bind === "string")
   )
 }
 

@@ -12,10 +12,13 @@ import type { PasswordConfig, PasswordMail, PasswordSettings } from "../../provi
 
 type Sender = (message: PasswordMail) => Promise<void>
 
-/** How this configuration sends the Password provider's mails, if it can. */
+/**
+ * How this configuration sends the Password provider's mails, if it can: the provider's own
+ * `sendMail`, else the first email provider that can send any message.
+ */
 export function mailSender(
   config: ActionContext["config"],
-  settings: PasswordSettings,
+  settings: Pick<PasswordSettings, "sendMail">,
 ): Sender | undefined {
   if (settings.sendMail) {
     const send = settings.sendMail

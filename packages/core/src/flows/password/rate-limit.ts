@@ -4,11 +4,13 @@
  * HMACs so that no address or IP address is stored in the clear.
  *
  * - sign-up and reset requests send mail: per address (nobody floods someone's inbox) and per
- *   client IP address (nobody sprays addresses). Over a limit the user sees the same "check your
- *   email" page as when the mail went out: the limit says nothing about the address.
+ *   client (nobody sprays addresses). Over a limit the user sees the same "check your email"
+ *   page as when the mail went out: the limit says nothing about the address.
  * - a change of password checks the current one: per account, so that a stolen session cannot
  *   guess the password it lacks.
  * - new passwords (reset links) and the rest: per client.
+ *
+ * A client is `ctx.client`: an IPv4 address, or an IPv6 address's /64.
  */
 import type { ActionContext } from "../../actions/context.js"
 import { counterKey, counters } from "../../security/counter.js"
@@ -51,10 +53,8 @@ export async function withinMailLimits(
   const checks = [
     count(ctx, `${form}:address:${providerId}`, address, PASSWORD_LIMITS.mailPerAddress),
   ]
-  if (ctx.clientAddress)
-    checks.push(
-      count(ctx, `${form}:ip:${providerId}`, ctx.clientAddress, PASSWORD_LIMITS.mailPerClient),
-    )
+  if (ctx.client)
+    checks.push(count(ctx, `${form}:ip:${providerId}`, ctx.client, PASSWORD_LIMITS.mailPerClient))
   return (await Promise.all(checks)).every(Boolean)
 }
 
@@ -65,6 +65,6 @@ export function withinChangeLimit(ctx: ActionContext, userId: string): Promise<b
 
 /** Counts a new password posted from this client; `true` within (or when it is unknown). */
 export async function withinNewPasswordLimit(ctx: ActionContext): Promise<boolean> {
-  if (!ctx.clientAddress) return true
-  return count(ctx, "new:ip", ctx.clientAddress, PASSWORD_LIMITS.newPasswordPerClient)
+  if (!ctx.client) return true
+  return count(ctx, "new:ip", ctx.client, PASSWORD_LIMITS.newPasswordPerClient)
 }

@@ -9,20 +9,20 @@
  *
  * `POST {basePath}/new-password/<id>` (the link's form): the new password is checked against the
  * policy before the link is spent (a refused password leaves the link usable); then the link is
- * spent, the password set, the address marked verified (the link proved it), every session of
- * the account ended, a notification mailed, and the user signed in.
+ * spent, the address marked verified (the link proved it: an account whose address was unproven
+ * is adopted clean, see `account/unproven.ts`), the password set, every session of the account
+ * ended, the owner notified (`account/change.ts`), and the user signed in.
  */
 import type { ActionContext } from "../../actions/context.js"
 import { PasswordError, Verification } from "../../errors.js"
-import { hashPassword } from "../../password/hash.js"
 import type { PasswordConfig, PasswordSettings } from "../../providers/password.js"
 import { callAdapter } from "../../session/adapter-call.js"
 import { establishSession } from "../../session/establish.js"
-import { emitEvent } from "../../session/events.js"
 import { resolveCallbackUrl } from "../../security/redirect.js"
+import { adoptAccount } from "../../account/unproven.js"
+import { endUserSessions } from "../../session/end-sessions.js"
 import {
   checkYourEmailUrl,
-  endSessions,
   passwordIdentity,
   postedPassword,
   requireAllowedPassword,
@@ -34,6 +34,7 @@ import {
   spendLinkToken,
   type LinkClaims,
 } from "./links.js"
+import { hashNewPassword } from "./hashing.js"
 import { sendPasswordMail } from "./mail.js"
 import { PASSWORD_LIMITS, withinMailLimits, withinNewPasswordLimit } from "./rate-limit.js"
 import { accountAddress, passwordAdapter } from "./sign-in.js"
@@ -142,40 +143,25 @@ export async function setNewPassword(
   const password = postedPassword(ctx.request.body.password)
   await requireAllowedPassword(ctx, settings, password, user, "newPassword")
 
+  // Hashed before the link is spent: a refusal at capacity (`busy`) leaves the link usable.
+  const hash = await hashNewPassword(ctx, settings, password, "newPassword")
   // Spent now, and checked again: another request may have changed the password meanwhile.
   const claims = await spendLinkToken(ctx, token, ["reset"])
   await linkAccount(ctx, opened)
-  const hash = await hashPassword(password, settings.scrypt)
-  await callAdapter("setPasswordHash", () => adapter.setPasswordHash(user.id, hash))
-  let updated = user
-  if (!user.emailVerified) {
-    updated = await callAdapter("updateUser", () =>
-      adapter.updateUser({ id: user.id, emailVerified: new Date() }),
-    )
-    await emitEvent(ctx, "updateUser", { user: updated })
-  }
-  await endSessions(ctx, user.id)
-  await notifyChanged(ctx, provider, settings, user.email)
+  // The link proved the address: an account that was unproven is adopted clean first (what a
+  // squatter set — factor, passkeys, sessions — goes), then the password is the link's owner's.
+  const updated = await adoptAccount(ctx, user)
+  const { changeAccount } = await import("../../account/change.js")
+  await changeAccount(ctx, {
+    user: updated,
+    change: { type: "passwordReset" },
+    proof: "link",
+    apply: async () => {
+      await callAdapter("setPasswordHash", () => adapter.setPasswordHash(user.id, hash))
+      await endUserSessions(ctx, user.id)
+    },
+  })
   const callbackUrl = await checkedCallbackUrl(ctx, claims.callbackUrl)
   const { redirect } = await establishSession(ctx, passwordIdentity(provider, updated), callbackUrl)
   return redirect
-}
-
-/** "Your password was changed", with where to reset it if it was not the user. */
-export async function notifyChanged(
-  ctx: ActionContext,
-  provider: PasswordConfig,
-  settings: PasswordSettings,
-  to: string,
-): Promise<void> {
-  const resetPage = ctx.config.pages.resetPassword ?? `${ctx.actionBase}/reset-password`
-  await sendPasswordMail(
-    ctx,
-    provider,
-    settings,
-    to,
-    "changed",
-    { resetUrl: new URL(resetPage, ctx.origin).href, when: new Date() },
-    undefined,
-  )
 }

@@ -7,12 +7,13 @@
  */
 import type { ActionContext } from "../../actions/context.js"
 import { CredentialsSignin, MissingAdapter } from "../../errors.js"
-import { burnOne, hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from "../../password/hash.js"
+import { MAX_PASSWORD_LENGTH } from "../../password/hash.js"
 import type { PasswordSettings } from "../../providers/password.js"
 import type { User } from "../../types.js"
 import type { Adapter } from "../../adapters.js"
 import { defaultNormalizeIdentifier, isPlainAddress, MAX_ADDRESS_LENGTH } from "../email/address.js"
 import { callAdapter, requireMethods } from "../../session/adapter-call.js"
+import { burnSignIn, checkPassword, rehashPassword } from "./hashing.js"
 
 /** A refused password sign-in, with the code the sign-in page shows. */
 class PasswordSignin extends CredentialsSignin {
@@ -63,17 +64,19 @@ export async function authorizePassword(
     ? await callAdapter("getPasswordHash", () => adapter.getPasswordHash(user.id))
     : null
   if (!user || !hash) {
-    await burnOne(password, settings.scrypt)
+    await burnSignIn(ctx, settings, password)
     throw new PasswordSignin("credentials", "no password account for this address")
   }
-  const check = await verifyPassword(password, hash, settings.scrypt)
+  const check = await checkPassword(ctx, settings, password, hash, "signIn")
   if (!check.ok) throw new PasswordSignin("credentials", "wrong password")
   // Told only to whoever knows the password: the account exists and waits for its link.
   if (settings.requireEmailVerification && !user.emailVerified)
     throw new PasswordSignin("unverified", "the address is not verified yet")
   if (check.needsRehash) {
-    const rehashed = await hashPassword(password, settings.scrypt)
-    await callAdapter("setPasswordHash", () => adapter.setPasswordHash(user.id, rehashed))
+    // At capacity, the hash stays as it is until a later sign-in: this one goes on.
+    const rehashed = await rehashPassword(settings, password)
+    if (rehashed)
+      await callAdapter("setPasswordHash", () => adapter.setPasswordHash(user.id, rehashed))
   }
   return user
 }

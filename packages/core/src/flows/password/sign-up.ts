@@ -3,11 +3,13 @@
  *
  * With `requireEmailVerification` (the default) no account is created here. The chosen
  * password is hashed and sealed into a link mailed to the address; the account exists once the
- * link is followed (`verify.ts`). An address that already has an account gets a mail saying so,
- * with a link that sets the chosen password — which only the address's owner can follow. Either
- * way the same work is done (one lookup, one hash, one stored token, one mail) and the answer
- * is the same "check your email" page, so the form reveals nothing about who has an account,
- * and an unproven address never holds an account someone else could later adopt.
+ * link is followed (`verify.ts`) — with one click in this browser, or with the chosen password
+ * typed in any other (`sign-up-browser.ts`), so that following a stranger's link creates
+ * nothing. An address that already has an account gets a mail saying that someone tried to sign
+ * up with it, offering to sign in or reset the password: nothing the stranger typed reaches the
+ * account. Either way the same work is done (one lookup, one hash, one stored token, one mail)
+ * and the answer is the same "check your email" page, so the form reveals nothing about who has
+ * an account, and an unproven address never holds an account someone else could later adopt.
  *
  * Without verification the account is created and signed in at once (its address marked
  * unverified, and a confirming link mailed); an address that has an account gets the "exists"
@@ -16,7 +18,6 @@
 import type { ActionContext } from "../../actions/context.js"
 import type { AdapterUser } from "../../adapters.js"
 import { AccessDenied, PasswordError } from "../../errors.js"
-import { hashPassword } from "../../password/hash.js"
 import type { PasswordConfig, PasswordSettings } from "../../providers/password.js"
 import { callAdapter } from "../../session/adapter-call.js"
 import { establishSession } from "../../session/establish.js"
@@ -31,7 +32,9 @@ import {
   requireAllowedPassword,
 } from "./common.js"
 import { createLinkToken, type LinkClaims } from "./links.js"
+import { bindToBrowser } from "./sign-up-browser.js"
 import { sendPasswordMail } from "./mail.js"
+import { hashNewPassword, withinHashingBudget } from "./hashing.js"
 import { withinMailLimits } from "./rate-limit.js"
 import { accountAddress, passwordAdapter } from "./sign-in.js"
 
@@ -68,23 +71,45 @@ async function allowSignUp(
   if (verdict !== true) throw new AccessDenied("The signIn callback refused the sign-up")
 }
 
-/** Mails the sign-up link (`"verify"`, or `"exists"` for an address with an account). */
+/**
+ * Mails the sign-up link; or, to an address that has an account, a notice that someone tried to
+ * sign up with it — with links to sign in and to reset the password, and nothing the stranger
+ * typed. Either way the same work is done (a link token is stored, both mails are rendered, one
+ * is sent), so neither the answer nor its timing says which it was.
+ */
 async function mailSignUpLink(
   ctx: ActionContext,
   provider: PasswordConfig,
   settings: PasswordSettings,
   claims: LinkClaims,
-  kind: "verify" | "exists",
+  exists: boolean,
 ): Promise<void> {
+  // For an address with an account the token is a decoy: its link is never mailed.
   const { token, expires } = await createLinkToken(ctx, claims, settings.verifyMaxAge)
+  const link = {
+    kind: "verify",
+    input: { url: linkUrl(ctx, provider, "verify-email", token), expires },
+  } as const
+  const signIn = ctx.config.pages.signIn ?? `${ctx.actionBase}/signin`
+  const reset = ctx.config.pages.resetPassword ?? `${ctx.actionBase}/reset-password`
+  const notice = {
+    kind: "exists",
+    input: {
+      signInUrl: new URL(signIn, ctx.origin).href,
+      resetUrl: new URL(reset, ctx.origin).href,
+      when: new Date(),
+    },
+  } as const
+  const [sent, decoy] = exists ? [notice, link] : [link, notice]
   await sendPasswordMail(
     ctx,
     provider,
     settings,
     claims.email,
-    kind,
-    { url: linkUrl(ctx, provider, "verify-email", token), expires },
+    sent.kind,
+    sent.input,
     "signUp",
+    decoy,
   )
 }
 
@@ -148,6 +173,9 @@ export async function signUp(
   await requireAllowedPassword(ctx, settings, password, { email, name }, "signUp")
   const callbackUrl = await resolveCallbackUrl(ctx)
   await allowSignUp(ctx, provider, email, name)
+  // Whatever happens next (a link, a notice, a limit), this browser is the one that asked: its
+  // own click on the link confirms at once (`sign-up-browser.ts`).
+  const bind = await bindToBrowser(ctx, settings.verifyMaxAge)
   const next = checkYourEmailUrl(ctx, provider, "signup", email)
   if (!(await withinMailLimits(ctx, "signup", provider.id, email))) {
     ctx.logger.debug("password sign-up: rate limit reached, no mail sent", {
@@ -155,9 +183,16 @@ export async function signUp(
     })
     return next
   }
+  // Budgeted before the derivation: over a budget, nothing is hashed and nothing is mailed.
+  if (!(await withinHashingBudget(ctx, settings))) {
+    ctx.logger.debug("password sign-up: hashing budget reached, no mail sent", {
+      provider: provider.id,
+    })
+    return next
+  }
   const adapter = passwordAdapter(ctx)
   const [hash, existing] = await Promise.all([
-    hashPassword(password, settings.scrypt),
+    hashNewPassword(ctx, settings, password, "signUp"),
     callAdapter("getUserByEmail", () => adapter.getUserByEmail(email)),
   ])
   if (!existing && !settings.requireEmailVerification)
@@ -167,8 +202,9 @@ export async function signUp(
     email,
     hash,
     callbackUrl,
+    bind,
     ...(name ? { name } : {}),
   }
-  await mailSignUpLink(ctx, provider, settings, claims, existing ? "exists" : "verify")
+  await mailSignUpLink(ctx, provider, settings, claims, existing !== null)
   return next
 }

@@ -6,7 +6,9 @@
  * travels in the form, sealed with the user's id (encrypted and authenticated: not readable,
  * not movable to another account), and is stored only once the code matches. Replacing a
  * factor asks for a code of the current one too; turning it off and new recovery codes ask
- * for a code (or a recovery code) — a session alone changes nothing here.
+ * for a code (or a recovery code) — a session alone changes nothing here. Each goes through
+ * the account-change module (`account/change.ts`): fresh proof, a notice to the owner, the
+ * `accountChanged` event.
  *
  * Turning it on ends the user's other database sessions: whoever held one without the second
  * factor (perhaps with a stolen password) is out.
@@ -16,7 +18,8 @@ import type { AdapterUser } from "../../adapters.js"
 import { TwoFactorError } from "../../errors.js"
 import { callAdapter, requireMethods } from "../../session/adapter-call.js"
 import { emitEvent } from "../../session/events.js"
-import { endSessions } from "../password/common.js"
+import { recordProof } from "../../account/proof.js"
+import { endUserSessions } from "../../session/end-sessions.js"
 import {
   newRecoveryCodes,
   removeSecondFactor,
@@ -69,30 +72,54 @@ async function openSetup(ctx: ActionContext, user: AdapterUser, value: unknown):
 
 /**
  * Confirms a setup with a code of the new secret (and of the current one when replacing);
- * stores it and returns the new recovery codes, to be shown once.
+ * stores it and returns the new recovery codes, to be shown once. A change of the account
+ * (`account/change.ts`): a first authenticator needs fresh proof of the session (`proof:
+ * "session"`) — or is the step of a sign-in that must set one up (`"signIn"`) — and is refused
+ * for an account whose address was never proven; replacing one needs a code of the current one.
+ * The owner is mailed a notice. A signed-in user's other database sessions end, and the session
+ * that set it up now counts as proven with the second factor.
  */
 export async function confirmSetup(
   ctx: ActionContext,
   user: AdapterUser,
-  keepSession: string | undefined,
+  { keepSession, pendingSignIn }: { keepSession: string | undefined; pendingSignIn: boolean },
 ): Promise<string[]> {
   const { body } = ctx.request
-  const secret = await openSetup(ctx, user, body.setup)
-  if ((await storedSecret(ctx, user.id)) !== null)
-    await checkSecondFactor(ctx, user, { code: body.currentCode }, "twoFactorSetup")
-  await checkTotp(ctx, user, secret, body.code, "twoFactorSetup")
-  await storeSecret(ctx, user.id, secret)
-  const codes = await newRecoveryCodes(ctx, user.id)
-  await endSessions(ctx, user.id, keepSession ?? "")
+  const replacing = (await storedSecret(ctx, user.id)) !== null
+  const { changeAccount } = await import("../../account/change.js")
+  const codes = await changeAccount(ctx, {
+    user,
+    change: { type: replacing ? "twoFactorReplaced" : "twoFactorEnabled" },
+    proof: pendingSignIn ? "signIn" : replacing ? "secondFactor" : "session",
+    apply: async () => {
+      const secret = await openSetup(ctx, user, body.setup)
+      if (replacing)
+        await checkSecondFactor(ctx, user, { code: body.currentCode }, "twoFactorSetup")
+      await checkTotp(ctx, user, secret, body.code, "twoFactorSetup")
+      await storeSecret(ctx, user.id, secret)
+      return newRecoveryCodes(ctx, user.id)
+    },
+  })
+  if (!pendingSignIn) {
+    await endUserSessions(ctx, user.id, keepSession ?? "")
+    await recordProof(ctx, user.id, { secondFactor: true })
+  }
   await emitEvent(ctx, "twoFactorEnrolled", { user })
   return codes
 }
 
 /** Turns the user's second factor off, with a code (or a recovery code) of it. */
 export async function disable(ctx: ActionContext, user: AdapterUser): Promise<void> {
-  const { body } = ctx.request
-  await checkSecondFactor(ctx, user, body, "account")
-  await removeSecondFactor(ctx, user.id)
+  const { changeAccount } = await import("../../account/change.js")
+  await changeAccount(ctx, {
+    user,
+    change: { type: "twoFactorDisabled" },
+    proof: "secondFactor",
+    apply: async () => {
+      await checkSecondFactor(ctx, user, ctx.request.body, "account")
+      await removeSecondFactor(ctx, user.id)
+    },
+  })
   await emitEvent(ctx, "twoFactorDisabled", { user })
 }
 
@@ -101,8 +128,16 @@ export async function regenerateRecoveryCodes(
   ctx: ActionContext,
   user: AdapterUser,
 ): Promise<string[]> {
-  await checkSecondFactor(ctx, user, { code: ctx.request.body.code }, "account")
-  return newRecoveryCodes(ctx, user.id)
+  const { changeAccount } = await import("../../account/change.js")
+  return changeAccount(ctx, {
+    user,
+    change: { type: "recoveryCodesRegenerated" },
+    proof: "secondFactor",
+    apply: async () => {
+      await checkSecondFactor(ctx, user, { code: ctx.request.body.code }, "account")
+      return newRecoveryCodes(ctx, user.id)
+    },
+  })
 }
 
 /** The stored user with this id (for the pending sign-in's user). */

@@ -1,42 +1,96 @@
 /**
  * Checking a second factor: a TOTP code or a recovery code, for the pending sign-in's user (the
  * code step) or for the signed-in user (turning the factor off, new recovery codes, a new
- * authenticator). Attempts are counted per account in the shared counters, whatever the
- * outcome, before any check; a TOTP step is accepted once (RFC 6238 §5.2), through a counter
- * too, so that two instances of the app agree on it.
+ * authenticator). A TOTP step is accepted once (RFC 6238 §5.2), through a counter, so that two
+ * instances of the app agree on it.
+ *
+ * Codes are counted before they are checked, by the credentials limiter's machinery
+ * (`admitCounted`, credentials/rate-limit.ts) under a scope of its own, the user's id as the
+ * account, in fixed windows of `rateLimit.window` (default 15 minutes):
+ *
+ * - per pair (account, client: an IPv4 address or an IPv6 /64), `attempts` (default 5);
+ * - per client across accounts, 10 × `attempts`: one client holding many passwords;
+ * - per account across clients, `attempts`: many clients guessing one account's codes.
+ *
+ * A right code offsets its own attempt (successes do not count), and a pair's also the wrong
+ * ones before it. A pair that passed a code is "known" for 30 to 60 days and exempt from the
+ * client's and the account's limits, so someone with only the password, however many clients
+ * they use, fills the account's limit for strangers and not for the owner's devices. A recovery
+ * code (50 random bits, ten per account: nothing to guess) counts against its pair alone, so it
+ * stays a way in for the owner on a new device while the account's limit is full; so does the
+ * code of a new authenticator, which whoever confirms it has on screen. Without a client address
+ * there is no pair, and every code counts per account.
  */
 import type { ActionContext } from "../../actions/context.js"
 import type { AdapterUser } from "../../adapters.js"
 import { TwoFactorError, type FormPage } from "../../errors.js"
 import { counterKey, counters } from "../../security/counter.js"
 import { emitEvent } from "../../session/events.js"
+import { admitCounted, type Attempt, type Refusal, type Scope } from "../credentials/rate-limit.js"
 import { normalizeRecoveryCode, storedSecret, useRecoveryCode } from "./store.js"
 import { matchingStep, normalizeCode, TOTP_PERIOD, TOTP_WINDOW } from "./totp.js"
 
-/** The default limit: 5 codes per account per 15 minutes. */
+/** The default limit: 5 codes per account and client per 15 minutes. */
 export const DEFAULT_ATTEMPTS = 5
 export const DEFAULT_WINDOW = 900
+/** The per-client limit, as a multiple of `attempts`. */
+const PER_CLIENT = 10
 
-function limitOf(ctx: ActionContext): { attempts: number; window: number } {
-  const limit = ctx.config.twoFactor?.rateLimit
-  return {
-    attempts: limit?.attempts ?? DEFAULT_ATTEMPTS,
-    window: limit?.window ?? DEFAULT_WINDOW,
+function positiveInteger(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback
+  if (Number.isSafeInteger(value) && value > 0) return value
+  throw new TypeError(`"twoFactor.rateLimit.${name}" must be a positive integer`)
+}
+
+/** A refusal of the limiter, turned into a `TwoFactorError` by `admitCode`. */
+class CodeLimitReached extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(`the per-${refusal.limit} limit refused a code`)
   }
 }
 
-/** Counts an attempt for the account; refuses over the limit. */
-async function countAttempt(ctx: ActionContext, user: AdapterUser, page: FormPage) {
-  const { attempts, window } = limitOf(ctx)
-  const key = await counterKey(ctx.config, "two-factor:user", user.id)
-  const count = await counters(ctx.config)(key, new Date(Date.now() + window * 1000))
-  if (count > attempts) {
-    await emitEvent(ctx, "twoFactorFailed", { user, reason: "rate_limited" })
-    throw new TwoFactorError("too many codes for this account", {
-      code: "rate_limited",
-      page,
-      retryAfter: window,
+/** The code step's scope in the limiter, from `twoFactor.rateLimit`. */
+function scopeOf(ctx: ActionContext): Scope {
+  const option = ctx.config.twoFactor?.rateLimit
+  const attempts = positiveInteger(option?.attempts, DEFAULT_ATTEMPTS, "attempts")
+  const window = positiveInteger(option?.window, DEFAULT_WINDOW, "window")
+  return {
+    prefix: "two-factor",
+    id: "code",
+    limits: {
+      window: window * 1000,
+      perPair: attempts,
+      perIdentifier: attempts,
+      perClient: attempts * PER_CLIENT,
+    },
+    // A user's id is counted as it is: ids that differ only in case are different users.
+    identifier: (userId) => userId,
+    refuse: (_ctx, refusal) => {
+      throw new CodeLimitReached(refusal)
+    },
+  }
+}
+
+/**
+ * Counts a code of the user's, or refuses it (`rate_limited`). `pairOnly`: a recovery code or a
+ * new authenticator's code, counted against its pair alone (see the module's comment).
+ */
+async function admitCode(
+  ctx: ActionContext,
+  user: AdapterUser,
+  page: FormPage,
+  options: { pairOnly: boolean },
+): Promise<Attempt | undefined> {
+  try {
+    return await admitCounted(ctx, scopeOf(ctx), user.id, options)
+  } catch (error) {
+    if (!(error instanceof CodeLimitReached)) throw error
+    const { limit, retryAfter } = error.refusal
+    ctx.logger.debug(`two-factor rate limit: the per-${limit} limit refused a code`, {
+      retryAfter,
     })
+    await emitEvent(ctx, "twoFactorFailed", { user, reason: "rate_limited" })
+    throw new TwoFactorError("too many codes", { code: "rate_limited", page, retryAfter })
   }
 }
 
@@ -74,7 +128,42 @@ async function refuse(
   })
 }
 
-/** Checks a TOTP code against a secret (for a new authenticator, before it is stored). */
+/** Checks a TOTP code against a secret, counted; a right one offsets its attempt. */
+async function verifyTotp(
+  ctx: ActionContext,
+  user: AdapterUser,
+  secret: string,
+  value: unknown,
+  page: FormPage,
+  options: { pairOnly: boolean },
+): Promise<void> {
+  const attempt = await admitCode(ctx, user, page, options)
+  const code = normalizeCode(value)
+  const step = code ? await matchingStep(secret, code, Date.now()) : null
+  if (step === null) return refuse(ctx, user, page, "wrong_code")
+  if (!(await takeStep(ctx, user.id, secret, step))) return refuse(ctx, user, page, "replayed_code")
+  await attempt?.succeeded()
+}
+
+/** Checks a recovery code and uses it up, counted against its pair alone. */
+async function verifyRecoveryCode(
+  ctx: ActionContext,
+  user: AdapterUser,
+  value: unknown,
+  page: FormPage,
+): Promise<void> {
+  const attempt = await admitCode(ctx, user, page, { pairOnly: true })
+  const code = normalizeRecoveryCode(value)
+  if (!code || !(await useRecoveryCode(ctx, user.id, code)))
+    return refuse(ctx, user, page, "wrong_code")
+  await attempt?.succeeded()
+  await emitEvent(ctx, "recoveryCodeUsed", { user })
+}
+
+/**
+ * Checks a TOTP code against a new secret (for a new authenticator, before it is stored).
+ * Counted against its pair alone: the secret is on the screen of whoever confirms it.
+ */
 export async function checkTotp(
   ctx: ActionContext,
   user: AdapterUser,
@@ -82,16 +171,20 @@ export async function checkTotp(
   value: unknown,
   page: FormPage,
 ): Promise<void> {
-  await countAttempt(ctx, user, page)
-  const code = normalizeCode(value)
-  const step = code ? await matchingStep(secret, code, Date.now()) : null
-  if (step === null) return refuse(ctx, user, page, "wrong_code")
-  if (!(await takeStep(ctx, user.id, secret, step))) return refuse(ctx, user, page, "replayed_code")
+  await verifyTotp(ctx, user, secret, value, page, { pairOnly: true })
+}
+
+/** Whether a form field holds anything but blanks. */
+function isFilled(value: unknown): boolean {
+  return typeof value === "string" ? value.trim() !== "" : value !== undefined && value !== null
 }
 
 /**
  * Checks the user's second factor: `code` (TOTP) or `recoveryCode` (used up when it matches).
- * Returns which one passed; throws `TwoFactorError` otherwise.
+ * With both filled, the TOTP code is tried first and the recovery code only when it fails (wrong,
+ * used already, or over the limit): a right code is never refused for what the other field
+ * holds, and a recovery code is not spent when the app's code did. Returns which one passed;
+ * throws `TwoFactorError` otherwise (the recovery code's refusal when both were tried).
  */
 export async function checkSecondFactor(
   ctx: ActionContext,
@@ -101,14 +194,18 @@ export async function checkSecondFactor(
 ): Promise<"totp" | "recovery"> {
   const secret = await storedSecret(ctx, user.id)
   if (!secret) throw new TwoFactorError("no second factor", { code: "not_enrolled", page })
-  const recovery = normalizeRecoveryCode(fields.recoveryCode)
-  if (fields.recoveryCode !== undefined && fields.recoveryCode !== "") {
-    await countAttempt(ctx, user, page)
-    if (!recovery || !(await useRecoveryCode(ctx, user.id, recovery)))
-      return refuse(ctx, user, page, "wrong_code")
-    await emitEvent(ctx, "recoveryCodeUsed", { user })
-    return "recovery"
+  if (!isFilled(fields.recoveryCode)) {
+    await verifyTotp(ctx, user, secret, fields.code, page, { pairOnly: false })
+    return "totp"
   }
-  await checkTotp(ctx, user, secret, fields.code, page)
-  return "totp"
+  if (isFilled(fields.code)) {
+    try {
+      await verifyTotp(ctx, user, secret, fields.code, page, { pairOnly: false })
+      return "totp"
+    } catch (error) {
+      if (!(error instanceof TwoFactorError)) throw error
+    }
+  }
+  await verifyRecoveryCode(ctx, user, fields.recoveryCode, page)
+  return "recovery"
 }

@@ -21,7 +21,9 @@
  */
 import type { ActionContext } from "../../actions/context.js"
 import type { AdapterUser } from "../../adapters.js"
-import { InvalidRequest } from "../../errors.js"
+import { InvalidRequest, ReauthenticationRequired } from "../../errors.js"
+import { withQuery } from "../../lib/url.js"
+import { resolveCallbackUrl } from "../../security/redirect.js"
 import { isPlainAddress } from "../email/address.js"
 import {
   defaultGetUserInfo,
@@ -43,10 +45,12 @@ type Action = WebAuthnOptionsResponseBody["action"]
 /** Why no options were made: answered as JSON `{ error, message }` with `status`. */
 export interface OptionsRefusal {
   status: 403 | 429
-  error: "WebAuthnRegistrationRequiresSignIn" | "WebAuthnRateLimited"
+  error: "WebAuthnRegistrationRequiresSignIn" | "WebAuthnRateLimited" | "ReauthenticationRequired"
   message: string
   /** Seconds until the client may ask again (429). */
   retryAfter?: number
+  /** Where to confirm it is the user (`ReauthenticationRequired`), coming back to the page. */
+  url?: string
 }
 
 /** The options, or why there are none. */
@@ -64,6 +68,31 @@ function tooMany(retryAfter: number): OptionsRefusal {
     error: "WebAuthnRateLimited",
     message: `Too many passkey requests from your network. Try again in ${retryAfter} seconds.`,
     retryAfter,
+  }
+}
+
+/** The refusal to send a signed-in user who must confirm it is them first, or `undefined`. */
+async function unlessFreshProof(
+  ctx: ActionContext,
+  user: AdapterUser,
+): Promise<OptionsRefusal | undefined> {
+  const { requireFreshProof } = await import("../../account/change.js")
+  try {
+    await requireFreshProof(ctx, user)
+    return undefined
+  } catch (error) {
+    if (!(error instanceof ReauthenticationRequired)) throw error
+    const page = ctx.config.pages.reauthenticate ?? `${ctx.actionBase}/reauthenticate`
+    return {
+      status: 403,
+      error: "ReauthenticationRequired",
+      message: "Confirm it is you, then add the passkey.",
+      url: withQuery(new URL(page, ctx.origin).href, {
+        callbackUrl: await resolveCallbackUrl(ctx),
+        error: "ReauthenticationRequired",
+        code: error.code,
+      }),
+    }
   }
 }
 
@@ -200,6 +229,10 @@ export async function webAuthnCeremonyOptions(
   const current = await signedInUser(ctx)
   if (current) {
     if (requested === "authenticate") return authenticate(ctx, provider, current)
+    // A new passkey is a change of the account: asked for before the ceremony, so that the
+    // user confirms who they are first rather than after (the callback asks again).
+    const refusal = await unlessFreshProof(ctx, current)
+    if (refusal) return { refusal }
     const { id, email, name } = current
     return register(ctx, provider, { id, email: email || undefined, name: name ?? undefined }, true)
   }

@@ -3,9 +3,10 @@
  * runs `getUserInfo` (an app's may look an address up) and seals a challenge, so an unlimited
  * action would let anyone probe addresses or load the server for free.
  *
- * Counted per client address, as the integration reports it (never a header the client writes),
- * in the same counter store as the email limits and spent challenges. Windows are aligned to
- * the clock, so that the answer can say exactly when the next one starts (`Retry-After`).
+ * Counted per client (`ctx.client`: the address the integration reports, never a header the
+ * client writes, an IPv6 address by its /64), in the same counter store as the email limits and
+ * spent challenges. Windows are aligned to the clock, so that the answer can say exactly when the
+ * next one starts (`Retry-After`).
  */
 import type { ActionContext } from "../../actions/context.js"
 import { InvalidProvider } from "../../errors.js"
@@ -33,7 +34,7 @@ export async function optionsRetryAfter(
   if (limit === false) return undefined
   const window = positiveInteger(limit?.window, DEFAULT_OPTIONS_WINDOW, "window")
   const perClient = positiveInteger(limit?.perClient, DEFAULT_OPTIONS_PER_CLIENT, "perClient")
-  if (!ctx.clientAddress) return undefined
+  if (!ctx.client) return undefined
   const now = Date.now()
   const span = window * 1000
   const start = Math.floor(now / span) * span
@@ -41,7 +42,7 @@ export async function optionsRetryAfter(
   const key = await counterKey(
     ctx.config,
     `webauthn:options:${provider.id}`,
-    `${start}\u0000${ctx.clientAddress}`,
+    `${start}\u0000${ctx.client}`,
   )
   const count = await counters(ctx.config)(key, new Date(end))
   return count > perClient ? Math.max(1, Math.ceil((end - now) / 1000)) : undefined
