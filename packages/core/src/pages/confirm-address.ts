@@ -11,6 +11,7 @@
  *   that takes it over clean (what was set before the address was proven is removed).
  */
 import { html, safeUrl, type SafeHtml } from "./html.js"
+import { codedAlert } from "./fields.js"
 import { layout } from "./layout.js"
 import { passwordErrorMessage } from "./password.js"
 import type { RenderedPage } from "./types.js"
@@ -36,8 +37,6 @@ export interface ConfirmAddressPageProps {
   homeUrl: string
 }
 
-const SAFE_CODE = /^[A-Za-z0-9_-]{1,64}$/
-
 const MESSAGES: Record<string, string> = {
   wrong_password: "That is not the password. Try again.",
   password_required: "Enter the password to confirm the address.",
@@ -46,10 +45,7 @@ const MESSAGES: Record<string, string> = {
 function alert(code: string | undefined): SafeHtml | "" {
   if (typeof code !== "string" || code === "") return ""
   const message = Object.hasOwn(MESSAGES, code) ? MESSAGES[code] : passwordErrorMessage(code)
-  return html`<div class="alert" role="alert">
-    <p>${message}</p>
-    ${SAFE_CODE.test(code) ? html`<p class="code">Code: <code>${code}</code></p>` : ""}
-  </div>`
+  return codedAlert(message ?? "Something went wrong. Please try again.", code)
 }
 
 function hidden(props: ConfirmAddressPageProps): SafeHtml {

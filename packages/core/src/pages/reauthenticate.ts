@@ -6,10 +6,11 @@
  */
 import { randomBase64url } from "../lib/crypto.js"
 import type { ReauthenticationMethod } from "../account/reauthenticate.js"
-import { html, raw, safeUrl, type SafeHtml } from "./html.js"
+import { html, safeUrl, type SafeHtml } from "./html.js"
+import { codeField, codedAlert, recoveryCodeField } from "./fields.js"
 import { layout } from "./layout.js"
 import type { RenderedPage } from "./types.js"
-import { WEBAUTHN_SCRIPT } from "./webauthn-script.js"
+import { webAuthnScriptTag } from "./webauthn-script.js"
 import type { Theme } from "../types.js"
 
 export interface ReauthenticatePageProps {
@@ -33,8 +34,6 @@ export interface ReauthenticatePageProps {
   /** A `ReauthenticationRequired` code: why the step is asked, or why the last try failed. */
   code?: string
 }
-
-const SAFE_CODE = /^[A-Za-z0-9_-]{1,64}$/
 
 const MESSAGES: Record<string, string> = {
   required: "Before you change how you sign in, confirm it is you.",
@@ -62,33 +61,13 @@ function alert(code: string | undefined): SafeHtml | "" {
   if (code === undefined || code === "required") return ""
   const message = reauthenticationMessage(code)
   if (!message) return ""
-  const role = code === "second_factor" ? "status" : "alert"
-  return html`<div class="alert" role="${role}">
-    <p>${message}</p>
-    ${SAFE_CODE.test(code) ? html`<p class="code">Code: <code>${code}</code></p>` : ""}
-  </div>`
+  return codedAlert(message, code, code === "second_factor" ? "status" : "alert")
 }
 
 function hidden(props: ReauthenticatePageProps, method: ReauthenticationMethod): SafeHtml {
   return html`<input type="hidden" name="csrfToken" value="${props.csrfToken}" />
     <input type="hidden" name="callbackUrl" value="${props.callbackUrl}" />
     <input type="hidden" name="method" value="${method}" />`
-}
-
-function codeInput(name: string, label: string, autocomplete: string): SafeHtml {
-  return html`<div class="field">
-    <label for="latch-${name}">${label}</label>
-    <input
-      id="latch-${name}"
-      name="${name}"
-      type="text"
-      inputmode="numeric"
-      autocomplete="${autocomplete}"
-      pattern="[0-9 ]{6,7}"
-      maxlength="7"
-      required
-    />
-  </div>`
 }
 
 function passwordForm(props: ReauthenticatePageProps): SafeHtml {
@@ -110,26 +89,13 @@ function passwordForm(props: ReauthenticatePageProps): SafeHtml {
 
 function codeForm(props: ReauthenticatePageProps): SafeHtml {
   return html`<form method="post" action="${safeUrl(props.action)}">
-      ${hidden(props, "code")}
-      ${codeInput("code", "Code from your authenticator app", "one-time-code")}
+      ${hidden(props, "code")} ${codeField("code", "Code from your authenticator app")}
       <button type="submit" class="button primary">Confirm</button>
     </form>
     <details>
       <summary>Use a recovery code</summary>
       <form method="post" action="${safeUrl(props.action)}">
-        ${hidden(props, "code")}
-        <div class="field">
-          <label for="latch-recovery-code">Recovery code</label>
-          <input
-            id="latch-recovery-code"
-            name="recoveryCode"
-            type="text"
-            autocomplete="off"
-            autocapitalize="none"
-            spellcheck="false"
-            required
-          />
-        </div>
+        ${hidden(props, "code")} ${recoveryCodeField()}
         <button type="submit" class="button secondary">Confirm</button>
       </form>
     </details>`
@@ -164,7 +130,7 @@ function emailForms(props: ReauthenticatePageProps): SafeHtml {
   if (!props.codeSent) return send("Email me a code", "secondary")
   return html`<p class="hint">We mailed a code to ${address}.</p>
     <form method="post" action="${safeUrl(props.action)}">
-      ${hidden(props, "email")} ${codeInput("emailCode", "Code from the email", "one-time-code")}
+      ${hidden(props, "email")} ${codeField("emailCode", "Code from the email")}
       <button type="submit" class="button primary">Confirm</button>
     </form>
     ${send("Send a new code", "secondary")}`
@@ -186,16 +152,16 @@ export function renderReauthenticatePage(props: ReauthenticatePageProps): Render
   const body = html`<h1>Confirm it is you</h1>
     <p class="lead">${lead}</p>
     ${alert(props.code)} ${sections.map((section, i) => html`${i > 0 ? divider : ""}${section}`)}
-    <p class="footer-link">
-      <a href="${safeUrl(props.signInUrl)}">Sign in again instead</a>
-    </p>
     ${
-      scriptNonce
-        ? html`<script nonce="${scriptNonce}">
-            ${raw(WEBAUTHN_SCRIPT)}
-          </script>`
-        : ""
-    }`
+      sections.length === 0
+        ? // No way to confirm here (an account that signs in with another site only): signing
+          // in again is the proof.
+          html`<a class="button primary" href="${safeUrl(props.signInUrl)}">Sign in again</a>`
+        : html`<p class="footer-link">
+            <a href="${safeUrl(props.signInUrl)}">Sign in again instead</a>
+          </p>`
+    }
+    ${webAuthnScriptTag(scriptNonce)}`
   return {
     status: 200,
     html: layout({ title: "Confirm it is you", theme: props.theme, body }),

@@ -1,8 +1,8 @@
 /** The built-in sign-in page. */
 import type { CredentialInput } from "../providers/index.js"
 import { randomBase64url } from "../lib/crypto.js"
-import { html, raw, safeUrl, type SafeHtml } from "./html.js"
-import { WEBAUTHN_SCRIPT } from "./webauthn-script.js"
+import { html, safeUrl, type SafeHtml } from "./html.js"
+import { webAuthnScriptTag } from "./webauthn-script.js"
 import { layout } from "./layout.js"
 import type { PageProvider, RenderedPage, SignInPageProps } from "./types.js"
 
@@ -235,14 +235,7 @@ export function renderSignInPage(props: SignInPageProps): RenderedPage {
     : undefined
   const body = html`<h1>Sign in</h1>
     ${typeof props.error === "string" && props.error !== "" ? alert(props.error, props.code) : ""}
-    ${content}
-    ${
-      scriptNonce
-        ? html`<script nonce="${scriptNonce}">
-            ${raw(WEBAUTHN_SCRIPT)}
-          </script>`
-        : ""
-    }`
+    ${content} ${webAuthnScriptTag(scriptNonce)}`
   return {
     status: 200,
     html: layout({ title: "Sign in", theme: props.theme, body }),

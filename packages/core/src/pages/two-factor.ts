@@ -4,11 +4,10 @@
  * recovery codes, shown once. Plain forms: no script.
  */
 import { html, raw, safeUrl, type SafeHtml } from "./html.js"
+import { codeField, codedAlert, recoveryCodeField } from "./fields.js"
 import { layout } from "./layout.js"
 import type { RenderedPage } from "./types.js"
 import type { Theme } from "../types.js"
-
-const SAFE_CODE = /^[A-Za-z0-9_-]{1,64}$/
 
 const MESSAGES: Record<string, string> = {
   wrong_code: "That code is not right. Check your authenticator app and try again.",
@@ -29,27 +28,7 @@ export function twoFactorErrorMessage(code: string | undefined): string | undefi
 
 function alert(code: string | undefined): SafeHtml | "" {
   const message = twoFactorErrorMessage(code)
-  if (!message) return ""
-  return html`<div class="alert" role="alert">
-    <p>${message}</p>
-    ${code && SAFE_CODE.test(code) ? html`<p class="code">Code: <code>${code}</code></p>` : ""}
-  </div>`
-}
-
-function codeField(name: string, label: string): SafeHtml {
-  return html`<div class="field">
-    <label for="latch-${name}">${label}</label>
-    <input
-      id="latch-${name}"
-      name="${name}"
-      type="text"
-      inputmode="numeric"
-      autocomplete="one-time-code"
-      pattern="[0-9 ]{6,7}"
-      maxlength="7"
-      required
-    />
-  </div>`
+  return message ? codedAlert(message, code) : ""
 }
 
 /** The code step of a sign-in. */
@@ -74,19 +53,7 @@ export function renderTwoFactorPage(props: TwoFactorPageProps): RenderedPage {
     <details>
       <summary>Use a recovery code</summary>
       <form method="post" action="${safeUrl(props.action)}">
-        ${csrf}
-        <div class="field">
-          <label for="latch-recovery-code">Recovery code</label>
-          <input
-            id="latch-recovery-code"
-            name="recoveryCode"
-            type="text"
-            autocomplete="off"
-            autocapitalize="none"
-            spellcheck="false"
-            required
-          />
-        </div>
+        ${csrf} ${recoveryCodeField()}
         <button type="submit" class="button">Use recovery code</button>
       </form>
     </details>`

@@ -8,6 +8,8 @@
  * It carries no data of its own (everything comes from escaped attributes), so it is a
  * constant, allowed by the page's Content-Security-Policy through a per-response nonce.
  */
+import { html, raw, type SafeHtml } from "./html.js"
+
 export const WEBAUTHN_SCRIPT = `(() => {
   const PKC = window.PublicKeyCredential
   const decode = (text) =>
@@ -88,3 +90,12 @@ export const WEBAUTHN_SCRIPT = `(() => {
     }
   }
 })()`
+
+/** The script's tag, allowed by the page's policy through `nonce`; nothing without one. */
+export function webAuthnScriptTag(nonce: string | undefined): SafeHtml | "" {
+  return nonce
+    ? html`<script nonce="${nonce}">
+        ${raw(WEBAUTHN_SCRIPT)}
+      </script>`
+    : ""
+}

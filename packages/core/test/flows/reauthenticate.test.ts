@@ -18,7 +18,7 @@ import {
   reauthenticate,
   signIn,
 } from "../helpers/account-security.js"
-import { Browser, ORIGIN } from "../helpers/request.js"
+import { Browser, ORIGIN, storedTokenOf } from "../helpers/request.js"
 
 afterEach(() => vi.useRealTimers())
 
@@ -238,6 +238,31 @@ describe.each(["database", "jwt"] as const)("re-authentication (%s sessions)", (
       })
       expect(refused.location!.searchParams.get("code")).toBe("second_factor")
     })
+  })
+
+  it("offers signing in again to a user who has no way to confirm here", async () => {
+    // An account of another site only: no password, no passkey, no verified address.
+    const { adapter, config } = app({ strategy: "database" })
+    const user = await adapter.createUser!({
+      id: crypto.randomUUID(),
+      email: "oauth-only@example.com",
+      emailVerified: null,
+    })
+    const token = crypto.randomUUID()
+    await adapter.createSession!({
+      sessionToken: storedTokenOf(token),
+      userId: user.id,
+      expires: new Date(Date.now() + 60_000),
+    })
+    const browser = new Browser(config)
+    browser.cookies.set("latch.session-token", token)
+    const html = await (await browser.fetch("/auth/reauthenticate?callbackUrl=%2Fprofile")).text()
+    expect(html).not.toContain('name="method"')
+    expect(html).toMatch(
+      /<a class="button primary" href="[^"]*\/auth\/signin[^"]*">Sign in again<\/a>/,
+    )
+    const refused = await reauthenticate(browser, { method: "password", password: "anything" })
+    expect(refused.location!.searchParams.get("code")).toBe("no_method")
   })
 
   it("changes nothing on a GET", async () => {
