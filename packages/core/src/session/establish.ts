@@ -132,8 +132,12 @@ async function addToSignedInUser(
     proof: "session",
     apply: () => storeMethod(ctx, user, method),
   })
-  if (ctx.config.session.strategy === "database") return { redirect: callbackUrl }
   const { account, profile } = method
+  if (ctx.config.session.strategy === "database") {
+    // As Auth.js does on a link: the `signIn` event, though the session is the one there was.
+    await emitEvent(ctx, "signIn", { user, account, profile, isNewUser: false })
+    return { redirect: callbackUrl }
+  }
   return startSession(
     ctx,
     { user, account, profile, isNewUser: false, secondFactor: false },

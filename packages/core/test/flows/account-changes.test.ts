@@ -50,9 +50,19 @@ describe.each(["database", "jwt"] as const)("changes of an account (%s sessions)
   it("a linked account, added and removed", async () => {
     const context = await signedIn()
     const { browser, adapter, events } = context
+    events.signIn.mockClear()
     const linked = await linkOP(browser)
     expect(linked.headers.get("location")).toBe(`${ORIGIN}/profile`)
     expect([...adapter.accounts.values()].map((a) => a.provider)).toEqual(["op"])
+    // As Auth.js on a link: `linkAccount`, and `signIn` though the session is the one there was.
+    expect(events.linkAccount).toHaveBeenCalledTimes(1)
+    expect(events.signIn).toHaveBeenCalledWith(
+      expect.objectContaining({
+        user: expect.objectContaining({ email: "ada@example.com" }),
+        account: expect.objectContaining({ provider: "op" }),
+        isNewUser: false,
+      }),
+    )
     expect(events.accountChanged).toHaveBeenLastCalledWith({
       user: expect.objectContaining({ email: "ada@example.com" }),
       change: { type: "accountLinked", provider: "op", providerAccountId: "alice" },
