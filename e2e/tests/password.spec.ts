@@ -177,11 +177,20 @@ test("signs up, confirms the address by the mailed link, then signs out and in w
   await expect(page.getByTestId("protected-user")).toHaveText(account.name)
   await expect(page.getByTestId("header-user")).toHaveText(account.name)
 
-  // The link works once: in another browser, its page's button finds it used up.
+  // In another browser the link's page asks for the password chosen at sign-up (a stranger's
+  // sign-up, followed by the address's owner or a mail scanner, creates nothing); and the link
+  // works once: with the password, it is found used up.
   const other = await browser.newContext()
   const stranger = await other.newPage()
   await stranger.goto(href)
-  await pressLinkButton(stranger, "confirmEmail")
+  await expect(stranger.getByRole("heading", { name: "Confirm your address" })).toBeVisible()
+  const create = stranger.getByRole("button", { name: "Confirm and create the account" })
+  await stranger.getByLabel("Password").fill("not the password")
+  await create.click()
+  await expect(stranger.getByRole("alert")).toContainText("That is not the password.")
+  expect(await sessionCookie(other)).toBeUndefined()
+  await stranger.getByLabel("Password").fill(account.password)
+  await create.click()
   await expect(stranger).toHaveURL(/\/auth\/error\?error=Verification/)
   expect(await sessionCookie(other)).toBeUndefined()
   await other.close()
@@ -250,7 +259,7 @@ test("forgot password: the mailed link sets a new one and signs in; the old one 
   await signInWithPassword(page, { ...account, password })
 })
 
-test("changes the password: a wrong current one is refused inline, the right one works", async ({
+test("changes the password: the current one again or a wrong current one is refused inline, the right one works", async ({
   page,
   browser,
 }) => {
@@ -268,10 +277,17 @@ test("changes the password: a wrong current one is refused inline, the right one
   await expect(page).toHaveURL("/account/password")
   const form = page.getByTestId("change-password-form")
   const password = `battery staple ${random()}`
+  const error = page.getByTestId("change-password-error")
+  // The current password as the new one: nothing to change, and no notice to send.
+  await form.getByLabel("Current password").fill(account.password)
+  await form.getByLabel("New password").fill(account.password)
+  await form.getByRole("button", { name: "Change my password" }).click()
+  await expect(error).toContainText("This is your current password: choose a new one.")
+  await expect(error).toContainText("(code: same_password)")
+
   await form.getByLabel("Current password").fill("not the password")
   await form.getByLabel("New password").fill(password)
   await form.getByRole("button", { name: "Change my password" }).click()
-  const error = page.getByTestId("change-password-error")
   await expect(error).toContainText("The current password is not right.")
   await expect(error).toContainText("(code: wrong_password)")
 
@@ -406,13 +422,19 @@ test.describe("without JavaScript", () => {
     await signInWithPassword(page, { ...account, password })
   })
 
-  test("changes the password after a wrong current one", async ({ page }) => {
+  test("changes the password after the current one again and a wrong current one", async ({
+    page,
+  }) => {
     const account = newAccount("pw", "Pat")
     await submitSignUp(page, account, "/account/password")
     await confirmByMailedLink(page, account.email)
     await expect(page).toHaveURL("/account/password")
     const form = page.getByTestId("change-password-form")
     const password = `battery staple ${random()}`
+    await form.getByLabel("Current password").fill(account.password)
+    await form.getByLabel("New password").fill(account.password)
+    await form.getByRole("button", { name: "Change my password" }).click()
+    await expect(page.getByTestId("change-password-error")).toContainText("(code: same_password)")
     await form.getByLabel("Current password").fill("not the password")
     await form.getByLabel("New password").fill(password)
     await form.getByRole("button", { name: "Change my password" }).click()

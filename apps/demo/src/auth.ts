@@ -9,6 +9,9 @@
 // every change, so a session ended on one instance is refused at once by every other.
 // Two-factor authentication (`twoFactor`) is on: /profile turns it on and off, /two-factor asks
 // for the code.
+// A change to how a user signs in (a passkey, a linked account, two-factor, removing a method)
+// needs a sign-in of this browser within five minutes; past that, /confirm asks the user to
+// confirm it is them first (`pages.reauthenticate`). Each change mails the owner a notice.
 import { env } from "$env/dynamic/private"
 import { SvelteKitAuth, type SvelteKitAuthConfig } from "@latch/sveltekit"
 import { customFetch } from "@latch/sveltekit"
@@ -88,6 +91,10 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
       // sent to /two-factor, and /settings/two-factor sets up an authenticator app.
       twoFactor: "/two-factor",
       twoFactorSetup: "/settings/two-factor",
+      // "Confirm it is you": where a change to how the user signs in goes when this browser's
+      // last sign-in is older than five minutes (`accountChanges.freshAge`, 300 s by default),
+      // `?callbackUrl=` where the user was.
+      reauthenticate: "/confirm",
       // The Password provider's forms are the demo's pages (src/routes): the reset link leads
       // to /new-password?token=…, the mails' "sign up" and "reset it" links to /signup and
       // /reset-password. The built-in sign-in page links to them too.
@@ -172,6 +179,8 @@ export const {
   confirmTwoFactorSetup,
   disableTwoFactor,
   regenerateRecoveryCodes,
+  // "Confirm it is you" (/confirm): the password, a code, a passkey or a mailed code.
+  reauthenticate,
 } = SvelteKitAuth(demoConfig)
 
 /** The demo's adapter, for pages that show what it stores (the profile's passkeys). */

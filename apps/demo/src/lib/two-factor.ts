@@ -12,6 +12,7 @@ const MESSAGES: Record<string, string> = {
   expired: "The sign-in took too long, or there is none waiting: sign in again.",
   not_enrolled: "Two-factor authentication is not on.",
   signed_out: "You are signed out: sign in again, then try again.",
+  unverified: "Confirm your address first: follow the link we mailed you.",
 }
 
 /** A message for a refusal's code; a generic one for a code it does not know. */

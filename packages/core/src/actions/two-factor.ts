@@ -13,7 +13,7 @@
  * a page, or `{ url, recoveryCodes }` with `X-Auth-Return-Redirect: 1` (integrations' forms).
  */
 import type { AdapterUser } from "../adapters.js"
-import { TwoFactorError, UnknownAction } from "../errors.js"
+import { ReauthenticationRequired, TwoFactorError, UnknownAction } from "../errors.js"
 import { withQuery } from "../lib/url.js"
 import { htmlResponse } from "../response/html.js"
 import { redirectTo } from "../response/redirect.js"
@@ -60,6 +60,39 @@ async function signedInUser(ctx: ActionContext): Promise<AdapterUser> {
 async function currentToken(ctx: ActionContext): Promise<string | undefined> {
   if (ctx.config.session.strategy !== "database") return undefined
   return (await readDatabaseSession(ctx, { touch: false }))?.session.sessionToken
+}
+
+/**
+ * The re-authentication step, coming back to this setup page, for a first setup by a session
+ * whose proof is stale; `undefined` otherwise (replacing a factor asks a code of it instead).
+ */
+async function unlessFresh(
+  ctx: ActionContext,
+  user: AdapterUser,
+): Promise<ResponseInternal | undefined> {
+  const [{ requireFreshProof }, { hasSecondFactor }] = await Promise.all([
+    import("../account/change.js"),
+    import("../flows/two-factor/store.js"),
+  ])
+  if (await hasSecondFactor(ctx, user.id)) return undefined
+  try {
+    await requireFreshProof(ctx, user)
+    return undefined
+  } catch (error) {
+    if (!(error instanceof ReauthenticationRequired)) throw error
+    const here = withQuery(`${ctx.actionBase}/two-factor/setup`, {
+      callbackUrl: ctx.request.query.callbackUrl,
+    })
+    const step = ctx.config.pages.reauthenticate ?? `${ctx.actionBase}/reauthenticate`
+    return redirectTo(
+      ctx,
+      withQuery(step, {
+        callbackUrl: here,
+        error: "ReauthenticationRequired",
+        code: error.code,
+      }),
+    )
+  }
 }
 
 /** The recovery codes, as a page or as JSON for integrations. */
@@ -111,6 +144,12 @@ async function setupPage(ctx: ActionContext, pendingUserId: string | null) {
   const { beginSetup, userById } = await flows()
   const user = pendingUserId ? await userById(ctx, pendingUserId) : await signedInUser(ctx)
   if (!user) throw new TwoFactorError("no pending sign-in", { code: "expired" })
+  // Turning it on is a change of the account: a session whose proof is stale confirms it is the
+  // user first, before a key is shown (the post would ask anyway, and the key would be lost).
+  if (!pendingUserId) {
+    const step = await unlessFresh(ctx, user)
+    if (step) return step
+  }
   const setup = await beginSetup(ctx, user)
   const [{ renderTwoFactorSetupPage }, { qrSvg }] = await Promise.all([
     import("../pages/two-factor.js"),

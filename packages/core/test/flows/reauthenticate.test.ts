@@ -265,6 +265,25 @@ describe.each(["database", "jwt"] as const)("re-authentication (%s sessions)", (
     expect(refused.location!.searchParams.get("code")).toBe("no_method")
   })
 
+  it("sends a stale first setup of two-factor authentication to the step before showing a key", async () => {
+    const { browser } = await signedIn()
+    const fresh = await browser.fetch("/auth/two-factor/setup")
+    expect(fresh.status).toBe(200)
+    later()
+    const stale = await browser.fetch("/auth/two-factor/setup")
+    const location = new URL(stale.headers.get("location")!)
+    expect(location.pathname).toBe("/auth/reauthenticate")
+    const back = location.searchParams.get("callbackUrl")!
+    expect(back).toBe(`${ORIGIN}/auth/two-factor/setup`)
+    const confirmed = await reauthenticate(
+      browser,
+      { method: "password", password: PASSWORD },
+      back,
+    )
+    expect(confirmed.location!.href).toBe(back)
+    expect((await browser.fetch("/auth/two-factor/setup")).status).toBe(200)
+  })
+
   it("changes nothing on a GET", async () => {
     const { browser, adapter, user } = await signedIn()
     later()

@@ -2,8 +2,12 @@
 // where they are signed in (their database sessions), with form actions that remove a sign-in
 // method, turn two-factor authentication off or make new recovery codes, sign one device out,
 // or every device but this one.
+// Changing how the user signs in (adding a passkey, linking an account, removing a method, turning
+// two-factor on) needs a sign-in of this browser within five minutes; past that, each change goes
+// to /confirm first ("Confirm it is you") and comes back here, with nothing changed yet.
 import {
   AccountError,
+  getReauthentication,
   getSignInMethods,
   getTwoFactorStatus,
   getUserSessions,
@@ -45,6 +49,10 @@ export const load: PageServerLoad = async (event) => {
   // Whether signing in asks a code of an authenticator app (turned on at /settings/two-factor).
   const twoFactor = await fromDatabase(event, () => getTwoFactorStatus(event))
   if (twoFactor === null) redirect(303, signInHere)
+  // Whether a change may be made now without confirming it is you first (`fresh`, until
+  // `freshUntil`): the page says so, and links another account only once confirmed.
+  const reauthentication = await fromDatabase(event, () => getReauthentication(event))
+  if (reauthentication === null) redirect(303, signInHere)
   // The providers a button links to the account: a sign-in posted while signed in adds the
   // account it signs in with to this user.
   const providers = (await (await event.fetch("/auth/providers")).json()) as Record<
@@ -70,6 +78,10 @@ export const load: PageServerLoad = async (event) => {
     removed: event.url.searchParams.has("removed"),
     twoFactor,
     twoFactorOff: event.url.searchParams.has("twoFactorOff"),
+    changes: {
+      fresh: reauthentication.fresh,
+      freshUntil: reauthentication.freshUntil ?? null,
+    },
     passkeys: passkeys.map((passkey) => ({
       id: passkey.credentialID,
       synced: passkey.credentialBackedUp,

@@ -24,8 +24,9 @@ export const actions: Actions = {
       // A 303 where the sign-in was going, with the session.
       await verifyTwoFactor(event)
     } catch (error) {
-      // `wrong_code`, `replayed_code` (a code is accepted once), `rate_limited` (5 codes per
-      // account per 15 minutes), `expired` (no sign-in waiting: too late, or none).
+      // `wrong_code`, `replayed_code` (a code is accepted once), `rate_limited` (5 wrong codes
+      // per account and network per 15 minutes; right ones do not count), `expired` (no sign-in
+      // waiting: too late, or none).
       if (error instanceof TwoFactorError) return fail(400, { code: error.code, recovery })
       throw error
     }

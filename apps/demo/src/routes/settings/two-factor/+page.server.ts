@@ -5,8 +5,12 @@
 // stored before that code matches; then `confirmTwoFactorSetup` returns the ten recovery codes,
 // which the page shows once. With the factor on already, the same page moves it to another app
 // (`replacing`: a code of the current app is asked too).
-import { beginTwoFactorSetup, TwoFactorError } from "@latch/sveltekit"
+// Turning it on is a change of how the user signs in: more than five minutes after this browser
+// signed in, the user confirms it is them (/confirm) before the page shows a key — a key scanned
+// before that would be one the next load replaces.
+import { beginTwoFactorSetup, getReauthentication, TwoFactorError } from "@latch/sveltekit"
 import { fail, redirect } from "@sveltejs/kit"
+import { confirmUrl } from "$lib/reauthentication"
 import { fromDatabase } from "$lib/server/unavailable"
 import { confirmTwoFactorSetup, demoSessionStrategy } from "../../../auth"
 import type { Actions, PageServerLoad } from "./$types"
@@ -15,6 +19,10 @@ import type { Actions, PageServerLoad } from "./$types"
 const signInHere = `/signin?${new URLSearchParams({ callbackUrl: "/settings/two-factor" })}`
 
 export const load: PageServerLoad = async (event) => {
+  // A first authenticator needs fresh proof of this session; moving to another app asks a code
+  // of the current one instead. No session (a sign-in that must set one up): nothing to confirm.
+  const step = await fromDatabase(event, () => getReauthentication(event))
+  if (step && !step.fresh && !step.secondFactor) redirect(303, confirmUrl("/settings/two-factor"))
   const setup = await fromDatabase(event, () => beginTwoFactorSetup(event))
   if (!setup) redirect(303, signInHere)
   return {
