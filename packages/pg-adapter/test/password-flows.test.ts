@@ -336,20 +336,21 @@ describe.each(clients)("password accounts on $name", ({ open }) => {
       await signUp(squatter, { email, password: OLD })
       await mailbox.nextFor(email)
       expect((await squatter.session())?.user?.email).toBe(email)
-      const [{ id }] = await query<{ id: string }>("select id from users where email = $1", [email])
+      const [row] = await query<{ id: string }>("select id from users where email = $1", [email])
+      const id = row!.id
       // What a squatter could leave before unproven accounts were refused new ways in: a second
       // factor with recovery codes, and a passkey.
       const adapter = PostgresAdapter(db().client)
-      await adapter.setTwoFactor({ userId: id!, secret: "sealed", enabledAt: new Date() })
-      await adapter.setRecoveryCodes(id!, ["a".repeat(64), "b".repeat(64)])
+      await adapter.setTwoFactor({ userId: id, secret: "sealed", enabledAt: new Date() })
+      await adapter.setRecoveryCodes(id, ["a".repeat(64), "b".repeat(64)])
       await adapter.linkAccount({
-        userId: id!,
+        userId: id,
         type: "webauthn",
         provider: "passkey",
         providerAccountId: "credential",
       })
       await adapter.createAuthenticator({
-        userId: id!,
+        userId: id,
         credentialID: "credential",
         providerAccountId: "credential",
         credentialPublicKey: "key",
@@ -380,7 +381,7 @@ describe.each(clients)("password accounts on $name", ({ open }) => {
       expect(await count("recovery_codes")).toBe(0)
       expect(await count("authenticators")).toBe(0)
       expect(await count("accounts")).toBe(0)
-      expect(await sessionTokens(id!)).toEqual(database ? [owner.storedToken()] : [])
+      expect(await sessionTokens(id)).toEqual(database ? [owner.storedToken()] : [])
       expect((await query("select email_verified from users where id = $1", [id]))[0]).toEqual({
         email_verified: expect.any(Date),
       })
