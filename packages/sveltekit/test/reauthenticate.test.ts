@@ -8,7 +8,7 @@
 import { isRedirect } from "@sveltejs/kit"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { TOTP_PERIOD, totpAt } from "../../core/src/flows/two-factor/totp.js"
-import { hashPassword } from "../../core/src/password/hash.js"
+import { hashPassword } from "@latch/core/providers/password"
 import { memoryAdapter } from "../../core/test/helpers/memory-adapter.js"
 import {
   beginTwoFactorSetup,
