@@ -28,6 +28,8 @@ import { errorToResponse } from "./response/from-error.js"
 import { toResponse } from "./response/to-response.js"
 import { isUnavailable } from "./response/unavailable.js"
 import { verifyCSRF } from "./security/csrf.js"
+import { resolveCallbackUrl } from "./security/redirect.js"
+import { reauthenticationUrl } from "./account/step-url.js"
 import type { AuthAction, AuthConfig, ResponseInternal } from "./types.js"
 
 export { raw, skipCSRFCheck, customFetch } from "./markers.js"
@@ -104,10 +106,8 @@ async function handle(
     // (a refused password, an expired form) thrown, to show them inline.
     if (isRaw && error instanceof AuthError && error.kind === "signIn") {
       // Where the step is, for the integration to send the user there (a form action's 303).
-      if (error instanceof ReauthenticationRequired && ctx) {
-        const answer = await errorToResponse(error, { config, action, ctx })
-        error.url = answer.redirect ?? (answer.body as { url?: string } | undefined)?.url
-      }
+      if (error instanceof ReauthenticationRequired && ctx)
+        error.url = reauthenticationUrl(ctx, await resolveCallbackUrl(ctx), error.code)
       throw error
     }
     const result = await errorToResponse(error, { config, action, ctx })

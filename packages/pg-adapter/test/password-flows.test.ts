@@ -369,7 +369,9 @@ describe.each(clients)("password accounts on $name", ({ open }) => {
         password: GOOD,
       })
       expect(done.location!.href).toBe(`${ORIGIN}/after-reset`)
-      await mailbox.nextFor(email) // "your password was changed"
+      // The notices: what the adoption removed, then the new password.
+      expect((await mailbox.nextFor(email)).subject).toMatch(/^Your address was confirmed on /)
+      expect((await mailbox.nextFor(email)).subject).toMatch(/^Your password on .* was changed$/)
 
       const count = async (table: string) =>
         (

@@ -50,7 +50,7 @@ const ADDS_A_WAY_IN = new Set<AccountChange["type"]>([
 ])
 
 /** Whether the user has a second factor (only with `twoFactor` configured). */
-async function hasSecondFactor(ctx: ActionContext, userId: string): Promise<boolean> {
+export async function usesSecondFactor(ctx: ActionContext, userId: string): Promise<boolean> {
   if (!ctx.config.twoFactor) return false
   const store = await import("../flows/two-factor/store.js")
   return store.hasSecondFactor(ctx, userId)
@@ -66,7 +66,7 @@ export async function requireFreshProof(
   user: Pick<AdapterUser, "id">,
   { passwordChecked = false }: { passwordChecked?: boolean } = {},
 ): Promise<void> {
-  const needsSecondFactor = await hasSecondFactor(ctx, user.id)
+  const needsSecondFactor = await usesSecondFactor(ctx, user.id)
   if (passwordChecked && !needsSecondFactor) return
   const proof = await freshProof(ctx, user.id)
   if (!proof)

@@ -34,15 +34,15 @@ export async function getReauthentication(
   request: Request,
   config: AuthConfig,
 ): Promise<Reauthentication | null> {
-  const [{ requestContext }, { currentUser }, { reauthenticationOptions }, { freshProof }] =
+  const [{ requestContext }, { signedInUser }, { reauthenticationOptions }, { freshProof }] =
     await Promise.all([
       import("../session/sign-in-methods.js"),
-      import("../actions/reauthenticate.js"),
+      import("../session/signed-in.js"),
       import("./reauthenticate.js"),
       import("./proof.js"),
     ])
   const ctx = requestContext(request, config, "Re-authentication")
-  const user = await currentUser(ctx)
+  const user = await signedInUser(ctx)
   if (!user) return null
   const options = await reauthenticationOptions(ctx, user)
   const proof = await freshProof(ctx, user.id)

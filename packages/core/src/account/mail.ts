@@ -9,17 +9,13 @@ import { EmailSignInError } from "../errors.js"
 import { mailSender } from "../flows/password/mail.js"
 import { logThrottled, moreLikeIt, reasonOf } from "../lib/log-throttle.js"
 import type { PasswordEmail } from "../pages/password-email.js"
-import { passwordSettings, type PasswordSettings } from "../providers/password.js"
+import { passwordProviderOf } from "../config/providers.js"
 
 type Ctx = Pick<ActionContext, "config" | "logger">
 
 /** The way this configuration sends account mails, if it has one. */
 export function accountMailer(config: Ctx["config"]) {
-  for (const provider of config.providers.values()) {
-    const settings = (provider as { [passwordSettings]?: PasswordSettings })[passwordSettings]
-    if (settings?.sendMail) return mailSender(config, settings)
-  }
-  return mailSender(config, {})
+  return mailSender(config, passwordProviderOf(config.providers)?.settings ?? {})
 }
 
 /**

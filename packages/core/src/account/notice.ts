@@ -7,7 +7,7 @@ import type { ActionContext } from "../actions/context.js"
 import type { AdapterUser } from "../adapters.js"
 import { renderAccountNotice } from "../pages/account-email.js"
 import { renderPasswordEmail } from "../pages/password-email.js"
-import { passwordSettings } from "../providers/password.js"
+import { passwordProviderOf } from "../config/providers.js"
 import { describeUserAgent } from "../session/device.js"
 import type { AccountChange } from "../types.js"
 import { sendAccountMail } from "./mail.js"
@@ -15,9 +15,7 @@ import { sendAccountMail } from "./mail.js"
 /** Where the owner secures the account: the reset form with a Password provider, else sign-in. */
 function secureUrlOf(ctx: ActionContext): { url: string; byReset: boolean } {
   const { pages } = ctx.config
-  const hasPassword = [...ctx.config.providers.values()].some(
-    (provider) => (provider as { [passwordSettings]?: unknown })[passwordSettings] !== undefined,
-  )
+  const hasPassword = passwordProviderOf(ctx.config.providers) !== undefined
   const page = hasPassword
     ? (pages.resetPassword ?? `${ctx.actionBase}/reset-password`)
     : (pages.signIn ?? `${ctx.actionBase}/signin`)

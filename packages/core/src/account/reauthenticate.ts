@@ -17,12 +17,13 @@
  */
 import type { ActionContext } from "../actions/context.js"
 import type { AdapterUser } from "../adapters.js"
-import { isWebAuthnProvider } from "../config/providers.js"
+import { isWebAuthnProvider, passwordProviderOf } from "../config/providers.js"
 import { AuthError, ReauthenticationRequired, TwoFactorError } from "../errors.js"
-import { passwordSettings, type PasswordSettings } from "../providers/password.js"
+import type { PasswordSettings } from "../providers/password.js"
 import type { WebAuthnConfig } from "../providers/webauthn.js"
 import { callAdapter } from "../session/adapter-call.js"
 import { emitEvent } from "../session/events.js"
+import { usesSecondFactor } from "./change.js"
 import { canMailCode, mailCode, useMailedCode } from "./email-code.js"
 import { recordProof } from "./proof.js"
 
@@ -43,11 +44,7 @@ export interface ReauthenticationOptions {
 
 /** The first Password provider's settings, if the configuration has one. */
 function passwordOf(ctx: Pick<ActionContext, "config">): PasswordSettings | undefined {
-  for (const provider of ctx.config.providers.values()) {
-    const settings = (provider as { [passwordSettings]?: PasswordSettings })[passwordSettings]
-    if (settings) return settings
-  }
-  return undefined
+  return passwordProviderOf(ctx.config.providers)?.settings
 }
 
 /** The first WebAuthn provider of the configuration, if any. */
@@ -57,19 +54,13 @@ function passkeyProviderOf(ctx: Pick<ActionContext, "config">): WebAuthnConfig |
   return undefined
 }
 
-async function hasSecondFactor(ctx: ActionContext, userId: string): Promise<boolean> {
-  if (!ctx.config.twoFactor) return false
-  const { hasSecondFactor: has } = await import("../flows/two-factor/store.js")
-  return has(ctx, userId)
-}
-
 /** The ways `user` can confirm it is them. */
 export async function reauthenticationOptions(
   ctx: ActionContext,
   user: AdapterUser,
 ): Promise<ReauthenticationOptions> {
   const adapter = ctx.config.adapter!
-  const secondFactor = await hasSecondFactor(ctx, user.id)
+  const secondFactor = await usesSecondFactor(ctx, user.id)
   const passkey = passkeyProviderOf(ctx)
   const hasPasskey =
     passkey !== undefined &&
@@ -154,7 +145,8 @@ async function checkPasskey(ctx: ActionContext, user: AdapterUser): Promise<bool
   try {
     identity = await finishWebAuthn(ctx, provider)
   } catch (error) {
-    if (error instanceof AuthError) throw refused("passkey_failed", error.message)
+    if (error instanceof AuthError)
+      throw refused("passkey_failed", "the passkey's response was refused")
     throw error
   }
   // An authentication by one of the user's own passkeys: not a registration, not another user's.
@@ -178,7 +170,8 @@ export async function reauthenticate(
   if (!chosen) {
     // A way the user has, but one that proves only what the session already does.
     const weak = (method === "password" || method === "email") && options.secondFactor
-    throw refused(weak ? "second_factor" : "no_method", `no such way to confirm: ${String(method)}`)
+    // The posted value is the client's: named by the code alone, never copied into a log line.
+    throw refused(weak ? "second_factor" : "no_method", "not a way this user can confirm with")
   }
   let secondFactor = false
   if (chosen === "password") await checkPassword(ctx, user)

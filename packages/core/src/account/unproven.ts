@@ -86,43 +86,52 @@ type Removed = "sessions" | "password" | "twoFactor" | "passkeys" | "accounts"
 
 /**
  * A proof of the address reached the user: when the account is unproven, everything the
- * unproven party set is removed; either way the address is marked verified. `samePartyProof`:
- * the prover also showed what only the unproven party holds (the account's password, typed on
- * the confirming page, or a session of the account in the same browser) — then they are that
- * party, and nothing is removed. Returns the user as stored now.
+ * unproven party set is removed — a change of the account's ways in like any other, through
+ * `changeAccount` (the proof is the address's own; the owner is mailed what was removed, and
+ * `accountChanged` reports it as `addressProven`); either way the address is marked verified.
+ * `samePartyProof`: the prover also showed what only the unproven party holds (the account's
+ * password, typed on the confirming page, or a session of the account in the same browser) —
+ * then they are that party, and nothing is removed. Returns the user as stored now.
  */
 export async function adoptAccount(
-  ctx: Ctx,
+  ctx: ActionContext,
   user: AdapterUser,
   { samePartyProof = false }: { samePartyProof?: boolean } = {},
 ): Promise<AdapterUser> {
-  const removed: Removed[] = []
   if (!samePartyProof && (await isUnproven(ctx, user))) {
-    const adapter = ctx.config.adapter!
-    await endUserSessions(ctx, user.id)
-    removed.push("sessions")
-    if (adapter.deletePasswordHash) {
-      await callAdapter("deletePasswordHash", () => adapter.deletePasswordHash!(user.id))
-      removed.push("password")
-    }
-    if (adapter.deleteTwoFactor) {
-      const had = await callAdapter("deleteTwoFactor", () => adapter.deleteTwoFactor!(user.id))
-      if (had) removed.push("twoFactor")
-    }
-    if (await removePasskeys(ctx, user.id)) removed.push("passkeys")
-    if (await unlinkAccounts(ctx, user.id)) removed.push("accounts")
+    // What goes is listed as it goes: the notice and the event name what there was.
+    const change = { type: "addressProven" as const, removed: [] as Removed[] }
+    const { changeAccount } = await import("./change.js")
+    await changeAccount(ctx, {
+      user,
+      change,
+      proof: "link",
+      apply: () => removeUnprovenWays(ctx, user.id, change.removed),
+    })
   }
   if (user.emailVerified) return user
   const updated = await callAdapter("updateUser", () =>
     ctx.config.adapter!.updateUser!({ id: user.id, emailVerified: new Date() }),
   )
   await emitEvent(ctx, "updateUser", { user: updated })
-  if (removed.length > 0)
-    await emitEvent(ctx, "accountChanged", {
-      user: updated,
-      change: { type: "addressProven", removed },
-    })
   return updated
+}
+
+/** Removes what an unproven party may have set on the account, naming each in `removed`. */
+async function removeUnprovenWays(ctx: Ctx, userId: string, removed: Removed[]): Promise<void> {
+  const adapter = ctx.config.adapter!
+  await endUserSessions(ctx, userId)
+  removed.push("sessions")
+  if (adapter.deletePasswordHash) {
+    await callAdapter("deletePasswordHash", () => adapter.deletePasswordHash!(userId))
+    removed.push("password")
+  }
+  if (adapter.deleteTwoFactor) {
+    const had = await callAdapter("deleteTwoFactor", () => adapter.deleteTwoFactor!(userId))
+    if (had) removed.push("twoFactor")
+  }
+  if (await removePasskeys(ctx, userId)) removed.push("passkeys")
+  if (await unlinkAccounts(ctx, userId)) removed.push("accounts")
 }
 
 /** Removes the user's passkeys; whether there were any. */

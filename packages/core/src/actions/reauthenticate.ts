@@ -14,25 +14,15 @@
  * to the page with `?error=ReauthenticationRequired&code=…`; `send=1` back to it with `sent=1`.
  * Posts are CSRF-checked (the route table). A browser without a session is sent to sign in.
  */
-import type { AdapterUser } from "../adapters.js"
 import { ReauthenticationRequired } from "../errors.js"
 import { withQuery } from "../lib/url.js"
 import { htmlResponse } from "../response/html.js"
 import { redirectTo } from "../response/redirect.js"
 import { ensureCSRFToken } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
-import { callAdapter } from "../session/adapter-call.js"
-import { signedInUserId } from "../session/signed-in.js"
+import { signedInUser } from "../session/signed-in.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
-
-/** The signed-in user, or `null`. */
-export async function currentUser(ctx: ActionContext): Promise<AdapterUser | null> {
-  const adapter = ctx.config.adapter
-  if (!adapter?.getUser) return null
-  const id = await signedInUserId(ctx)
-  return id ? callAdapter("getUser", () => adapter.getUser!(id)) : null
-}
 
 /** The step's own URL, with where the user goes afterwards. */
 function stepUrl(ctx: ActionContext, query: Record<string, string | undefined>): string {
@@ -48,7 +38,7 @@ export async function reauthenticatePage(ctx: ActionContext): Promise<ResponseIn
   if (ctx.config.pages.reauthenticate)
     return redirectTo(ctx, withQuery(ctx.config.pages.reauthenticate, { ...query }))
   const callbackUrl = await resolveCallbackUrl(ctx)
-  const user = await currentUser(ctx)
+  const user = await signedInUser(ctx)
   if (!user) return redirectTo(ctx, signInUrl(ctx, callbackUrl))
   const [{ reauthenticationOptions }, { renderReauthenticatePage }, csrfToken] = await Promise.all([
     import("../account/reauthenticate.js"),
@@ -79,7 +69,7 @@ export async function reauthenticatePage(ctx: ActionContext): Promise<ResponseIn
 
 export async function reauthenticatePost(ctx: ActionContext): Promise<ResponseInternal> {
   const callbackUrl = await resolveCallbackUrl(ctx)
-  const user = await currentUser(ctx)
+  const user = await signedInUser(ctx)
   if (!user) throw new ReauthenticationRequired("no session", { code: "signed_out" })
   const { reauthenticate } = await import("../account/reauthenticate.js")
   const outcome = await reauthenticate(ctx, user)

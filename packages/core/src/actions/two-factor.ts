@@ -15,6 +15,7 @@
 import type { AdapterUser } from "../adapters.js"
 import { ReauthenticationRequired, TwoFactorError, UnknownAction } from "../errors.js"
 import { withQuery } from "../lib/url.js"
+import { reauthenticationUrl } from "../account/step-url.js"
 import { htmlResponse } from "../response/html.js"
 import { redirectTo } from "../response/redirect.js"
 import { ensureCSRFToken } from "../security/csrf.js"
@@ -22,7 +23,7 @@ import { resolveCallbackUrl } from "../security/redirect.js"
 import { readDatabaseSession } from "../session/database-strategy.js"
 import { emitEvent } from "../session/events.js"
 import { startSession } from "../session/establish.js"
-import { signedInUserId } from "../session/signed-in.js"
+import { signedInUser as sessionUser } from "../session/signed-in.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
 
@@ -49,9 +50,7 @@ function stepOf(ctx: ActionContext): "" | "setup" | "disable" | "recovery-codes"
 
 /** The signed-in user, or `TwoFactorError("signed_out")`. */
 async function signedInUser(ctx: ActionContext): Promise<AdapterUser> {
-  const { userById } = await flows()
-  const id = await signedInUserId(ctx)
-  const user = id ? await userById(ctx, id) : null
+  const user = await sessionUser(ctx)
   if (!user) throw new TwoFactorError("no session", { code: "signed_out" })
   return user
 }
@@ -80,18 +79,11 @@ async function unlessFresh(
     return undefined
   } catch (error) {
     if (!(error instanceof ReauthenticationRequired)) throw error
+    // Back to this page, with where it was headed (checked again when the page is shown).
     const here = withQuery(`${ctx.actionBase}/two-factor/setup`, {
       callbackUrl: ctx.request.query.callbackUrl,
     })
-    const step = ctx.config.pages.reauthenticate ?? `${ctx.actionBase}/reauthenticate`
-    return redirectTo(
-      ctx,
-      withQuery(step, {
-        callbackUrl: here,
-        error: "ReauthenticationRequired",
-        code: error.code,
-      }),
-    )
+    return redirectTo(ctx, reauthenticationUrl(ctx, here, error.code))
   }
 }
 

@@ -1,6 +1,11 @@
 /** Providers as given (objects or factories) → one normalized list, built once per config. */
 import { InvalidEndpoints, InvalidProvider, MissingAuthorize } from "../errors.js"
 import type { EmailConfig } from "../providers/email.js"
+import {
+  passwordSettings,
+  type PasswordConfig,
+  type PasswordSettings,
+} from "../providers/password.js"
 import type { WebAuthnConfig } from "../providers/webauthn.js"
 import type {
   CredentialsConfig,
@@ -39,6 +44,17 @@ export function isEmailProvider(provider: InternalProvider): provider is EmailCo
 /** Whether the provider signs in with a WebAuthn credential (a passkey). */
 export function isWebAuthnProvider(provider: InternalProvider): provider is WebAuthnConfig {
   return provider.type === "webauthn"
+}
+
+/** The first Password provider of the configuration and its settings, if it has one. */
+export function passwordProviderOf(
+  providers: ReadonlyMap<string, InternalProvider>,
+): { provider: PasswordConfig; settings: PasswordSettings } | undefined {
+  for (const provider of providers.values()) {
+    const settings = (provider as Partial<PasswordConfig>)[passwordSettings]
+    if (settings) return { provider: provider as PasswordConfig, settings }
+  }
+  return undefined
 }
 
 /** The kinds of provider this version can run. */

@@ -32,6 +32,15 @@ export interface AccountNoticeInput {
   secureByReset?: boolean
 }
 
+/** What an adoption removed, in words (`addressProven`'s `removed`). */
+const REMOVED: Record<string, string> = {
+  sessions: "the open sessions",
+  password: "the password",
+  twoFactor: "two-factor authentication",
+  passkeys: "the passkeys",
+  accounts: "the linked accounts",
+}
+
 /** What happened, as the subject and the first sentence say it. */
 function whatHappened(change: AccountChange, providerName: string | undefined): string {
   const provider = providerName ?? ("provider" in change ? change.provider : "another site")
@@ -83,10 +92,20 @@ export function renderAccountNotice(input: AccountNoticeInput): PasswordEmail {
     : [
         "If it was not you, someone may be in your account: sign in now and review your sign-in methods.",
       ]
+  const removedNote: Part[][] =
+    change.type === "addressProven" && change.removed.length > 0
+      ? [
+          [
+            "Someone had used this address before it was confirmed. What they had set up is removed: ",
+            change.removed.map((item) => REMOVED[item] ?? item).join(", "),
+            ". Set a password (“Forgot your password?”) if you want one.",
+          ],
+        ]
+      : []
   const mail: MailContent = {
     subject: `${what} on ${host}`,
     heading: [what],
-    intro: [since, ["If it was you, there is nothing to do."], ifNot],
+    intro: [since, ...removedNote, ["If it was you, there is nothing to do."], ifNot],
     ...(isUrl(secureUrl)
       ? {
           button: {

@@ -14,11 +14,10 @@ import { CookieJar } from "../cookies/jar.js"
 import { resolveOrigin } from "../request/host.js"
 import type { AccountChange, AuthConfig } from "../types.js"
 import type { AdapterAccount, AdapterUser } from "../adapters.js"
-import { isEmailProvider } from "../config/providers.js"
+import { isEmailProvider, passwordProviderOf } from "../config/providers.js"
 import { AccountError, MissingAdapter } from "../errors.js"
-import { passwordSettings } from "../providers/password.js"
 import { callAdapter, requireMethods } from "./adapter-call.js"
-import { signedInUserId } from "./signed-in.js"
+import { signedInUser as sessionUser } from "./signed-in.js"
 
 /** One way the user signs in. */
 export interface SignInMethod {
@@ -45,9 +44,7 @@ function methodsAdapter(ctx: Pick<ActionContext, "config">) {
 
 /** The Password provider of the configuration, if any. */
 function passwordProvider(ctx: Pick<ActionContext, "config">) {
-  for (const provider of ctx.config.providers.values())
-    if ((provider as { [passwordSettings]?: unknown })[passwordSettings]) return provider
-  return undefined
+  return passwordProviderOf(ctx.config.providers)?.provider
 }
 
 function accountMethod(ctx: Pick<ActionContext, "config">, account: AdapterAccount) {
@@ -134,9 +131,7 @@ export async function signInMethodsOf(
 
 /** The signed-in user, or `AccountError("signed_out")`. */
 export async function signedInUser(ctx: ActionContext): Promise<AdapterUser> {
-  const userId = await signedInUserId(ctx)
-  const adapter = methodsAdapter(ctx)
-  const user = userId ? await callAdapter("getUser", () => adapter.getUser(userId)) : null
+  const user = await sessionUser(ctx)
   if (!user) throw new AccountError("no session", { code: "signed_out" })
   return user
 }

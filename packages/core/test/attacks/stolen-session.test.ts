@@ -197,6 +197,33 @@ describe.each(["database", "jwt"] as const)("a stolen %s session", (strategy) =>
     expect((await verifyPassword(PASSWORD, stored, FAST)).ok).toBe(true)
   })
 
+  it("turns no two-factor authentication off and gets no recovery codes, even after the step's other ways", async () => {
+    const { adapter, browser, user, mails } = await adaSignedIn()
+    const thief = steal(browser)
+    const before = new Set(adapter.recoveryCodes.get(user.id))
+    for (const path of ["/auth/two-factor/disable", "/auth/two-factor/recovery-codes"]) {
+      const { response, location } = await post(thief, path, {
+        code: "000000",
+        callbackUrl: "/profile",
+      })
+      expect(location!.searchParams.get("code")).toBe("wrong_code")
+      expect(await response.text()).not.toMatch(/[a-z2-7]{5}-[a-z2-7]{5}/)
+    }
+    // The step does not take what the thief may hold besides the session: the password, a code
+    // mailed to the owner.
+    const weak: Record<string, string>[] = [
+      { method: "password", password: PASSWORD },
+      { method: "email", send: "1" },
+    ]
+    for (const form of weak) {
+      const refused = await reauthenticate(thief, form)
+      expect(refused.location!.searchParams.get("code")).toBe("second_factor")
+    }
+    expect(adapter.twoFactors.has(user.id)).toBe(true)
+    expect(new Set(adapter.recoveryCodes.get(user.id))).toEqual(before)
+    expect(mails).toHaveLength(0)
+  })
+
   it("the owner confirms it is them, adds the passkey in the same session, and is told by mail", async () => {
     const { adapter, config, browser, secret, mails, events } = await adaSignedIn()
     // Later than the window: the sign-in's proof is stale.

@@ -100,6 +100,34 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
     }
   })
 
+  it("knowing only the address changes no way in: every account action asks for a session", async () => {
+    const { adapter, config, mails, events } = app({ strategy })
+    const victim = await owner(adapter, VICTIM)
+    const stranger = new Browser(config)
+    const posts: [string, Record<string, string>][] = [
+      ["/auth/unlink/password", { id: "", email: VICTIM }],
+      [
+        "/auth/change-password/password",
+        { currentPassword: "guess", password: SQUATTER_PASSWORD, email: VICTIM },
+      ],
+      ["/auth/two-factor/setup", { setup: "x", code: "123456", email: VICTIM }],
+      ["/auth/two-factor/disable", { code: "123456", email: VICTIM }],
+      ["/auth/two-factor/recovery-codes", { code: "123456", email: VICTIM }],
+      ["/auth/reauthenticate", { method: "email", send: "1", email: VICTIM }],
+    ]
+    for (const [path, form] of posts) {
+      const { response, location } = await post(stranger, path, form)
+      expect(response.status, path).toBeLessThan(500)
+      expect(location?.searchParams.get("code"), path).toBe("signed_out")
+    }
+    const options = await stranger.fetch("/auth/webauthn-options/passkey?action=register")
+    expect(options.status).toBe(403)
+    expect(adapter.passwords.has(victim.id)).toBe(true)
+    expect(adapter.twoFactors.size + adapter.authenticators.size).toBe(0)
+    expect(mails).toHaveLength(0)
+    expect(events.accountChanged).not.toHaveBeenCalled()
+  })
+
   describe("an address squatter (requireEmailVerification: false)", () => {
     /** The squatter signs up with the victim's address, and is signed in at once. */
     async function squat(): Promise<App & { squatter: Browser; confirmLink: string }> {

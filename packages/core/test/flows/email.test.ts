@@ -418,6 +418,10 @@ describe("following the link", () => {
     expect((await browser.session())?.user?.email).toBe(address)
     expect(adapter.users.get("claimed")!.emailVerified).toBeInstanceOf(Date)
     expect(adapter.passwords.has("claimed")).toBe(false)
+    // …and is told what went (an account change like any other).
+    const notice = await mailbox.nextFor(address)
+    expect(notice.subject).toMatch(/^Your address was confirmed on /)
+    expect(notice.text).toContain("the password")
 
     // A verified account's own password stays through later link sign-ins.
     adapter.passwords.set("claimed", "$scrypt$ln=10,r=8,p=1$own")

@@ -22,7 +22,7 @@
 import type { ActionContext } from "../../actions/context.js"
 import type { AdapterUser } from "../../adapters.js"
 import { InvalidRequest, ReauthenticationRequired } from "../../errors.js"
-import { withQuery } from "../../lib/url.js"
+import { reauthenticationUrl } from "../../account/step-url.js"
 import { resolveCallbackUrl } from "../../security/redirect.js"
 import { isPlainAddress } from "../email/address.js"
 import {
@@ -31,7 +31,7 @@ import {
   type WebAuthnUserInfo,
 } from "../../providers/webauthn.js"
 import { callAdapter } from "../../session/adapter-call.js"
-import { signedInUserId } from "../../session/signed-in.js"
+import { signedInUser } from "../../session/signed-in.js"
 import type { WebAuthnOptionsResponseBody } from "../../types.js"
 import { webAuthnAdapter } from "./adapter.js"
 import { createCeremony } from "./challenge.js"
@@ -82,16 +82,11 @@ async function unlessFreshProof(
     return undefined
   } catch (error) {
     if (!(error instanceof ReauthenticationRequired)) throw error
-    const page = ctx.config.pages.reauthenticate ?? `${ctx.actionBase}/reauthenticate`
     return {
       status: 403,
       error: "ReauthenticationRequired",
       message: "Confirm it is you, then add the passkey.",
-      url: withQuery(new URL(page, ctx.origin).href, {
-        callbackUrl: await resolveCallbackUrl(ctx),
-        error: "ReauthenticationRequired",
-        code: error.code,
-      }),
+      url: reauthenticationUrl(ctx, await resolveCallbackUrl(ctx), error.code),
     }
   }
 }
@@ -102,14 +97,6 @@ function requestedAction(ctx: ActionContext): Action | undefined {
   if (action === undefined || action === "") return undefined
   if (action === "register" || action === "authenticate") return action
   throw new InvalidRequest('"action" must be "register" or "authenticate"')
-}
-
-/** The signed-in user, if any. */
-async function signedInUser(ctx: ActionContext): Promise<AdapterUser | null> {
-  const currentId = await signedInUserId(ctx)
-  if (!currentId) return null
-  const adapter = webAuthnAdapter(ctx)
-  return callAdapter("getUser", () => adapter.getUser(currentId))
 }
 
 /** What `getUserInfo` says of an anonymous visitor: a new account it vouches for, or null. */
