@@ -19,7 +19,7 @@ import {
 import { startPostgres } from "./lib/postgres.mjs"
 import { buildApp, loadGenerator, signIn, startServer, stop } from "./lib/servers.mjs"
 
-const COOKIE_NAME = "latch.session-token"
+const COOKIE_NAME = "authjs.session-token"
 const CONNECTIONS = 10
 const ROUNDS = QUICK ? 5 : 11 // odd, so each median is one measured round
 const SECONDS = 1 // per measurement

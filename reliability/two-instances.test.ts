@@ -31,7 +31,7 @@ interface Demo {
   stop(): Promise<void>
 }
 
-const SESSION_COOKIE = "latch.session-token"
+const SESSION_COOKIE = "authjs.session-token"
 /** How long a change on one instance may take to hold on the other: PostgreSQL's NOTIFY crosses
  * in milliseconds; this leaves room for a loaded machine, and stays far below the cache's own
  * 60 s expiry of entries, which would otherwise hide a missed notification. */

@@ -379,7 +379,7 @@ function formWith(html, name, pagePath) {
 }
 
 async function signInFlows(origin) {
-  const sessionCookie = "latch.session-token"
+  const sessionCookie = "authjs.session-token"
   /** Where a redirect goes, as a path on the app's origin. */
   const target = ({ location }) => {
     const url = new URL(location ?? "", origin)

@@ -4,7 +4,7 @@ import { median, QUICK, ratios } from "./common.mjs"
 
 export const MODES = ["none", "floor", "latch", "authjs"]
 /** The session cookie each library sets (no `__Secure-` prefix: the servers are plain http). */
-export const COOKIE_NAMES = { latch: "latch.session-token", authjs: "authjs.session-token" }
+export const COOKIE_NAMES = { latch: "authjs.session-token", authjs: "authjs.session-token" }
 export const ROUNDS = QUICK ? 5 : 19 // odd, so each median is one measured round
 export const SECONDS = 1 // per measurement: short, so that the modes compared run close in time
 export const WARMUP_SECONDS = 1 // per scenario and mode, once, before the rounds

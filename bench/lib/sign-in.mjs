@@ -3,7 +3,7 @@ import { Auth } from "@latch/core"
 import { BenchError } from "./common.mjs"
 
 export const ORIGIN = "http://localhost:3000"
-export const COOKIE_NAME = "latch.session-token" // no `__Secure-` prefix: the origin is plain http
+export const COOKIE_NAME = "authjs.session-token" // no `__Secure-` prefix: the origin is plain http
 
 /** A browser's cookie jar for one origin, fed by the responses of `Auth(request, config)`. */
 function browser(config) {

@@ -26,7 +26,7 @@ test("signs in with the local OpenID Provider and signs out", async ({ page }) =
   await expect(page.getByTestId("header-user")).toHaveText(ALICE.name)
   expect(await sessionCookie(page.context())).toBeDefined()
   const checks = (await page.context().cookies()).filter((cookie) =>
-    ["latch.state", "latch.nonce", "latch.pkce.code_verifier"].includes(cookie.name),
+    ["authjs.state", "authjs.nonce", "authjs.pkce.code_verifier"].includes(cookie.name),
   )
   expect(checks, "the check cookies are gone after the callback").toEqual([])
 

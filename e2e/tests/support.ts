@@ -24,7 +24,7 @@ export const TWO_INSTANCES = {
 }
 
 /** The session cookie's name on an http origin (no `__Secure-` prefix). */
-export const SESSION_COOKIE = "latch.session-token"
+export const SESSION_COOKIE = "authjs.session-token"
 
 /** Where named screenshots go, besides the test's output folder: `e2e/screenshots/`. */
 const SCREENSHOTS = fileURLToPath(new URL("../screenshots/", import.meta.url))

@@ -101,7 +101,7 @@ export async function signIn(origin, user = ALICE) {
   })
   await response.arrayBuffer()
   const cookies = setCookies(response).filter((pair) => !pair.endsWith("="))
-  if (!cookies.some((pair) => pair.startsWith("latch.session-token")))
+  if (!cookies.some((pair) => pair.startsWith("authjs.session-token")))
     throw new Error(`signing in as ${user.username} set no session cookie (${response.status})`)
   return cookies.join("; ")
 }

@@ -100,7 +100,7 @@ describe("the origin of the minimal app", () => {
     })
     expect(signIn.status).toBe(302)
     const session = signIn.headers["set-cookie"].find((line) =>
-      line.startsWith("latch.session-token="),
+      line.startsWith("authjs.session-token="),
     )
     expect(session).toBeDefined()
     const home = await send(port, "/", { headers: { cookie: session.split(";")[0] } })

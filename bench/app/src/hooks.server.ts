@@ -3,7 +3,7 @@
  *
  * - `none`: no auth at all; `locals.auth()` resolves to `null`.
  * - `floor`: the least a hand-written hook can do with jose: `locals.auth()` memoized per
- *   request, one `jose.jwtDecrypt` of the `latch.session-token` cookie with a key derived once;
+ *   request, one `jose.jwtDecrypt` of the `authjs.session-token` cookie with a key derived once;
  *   `GET /auth/session` answers that session as JSON.
  * - `latch`: `SvelteKitAuth(…).handle` of `@latch/sveltekit`, which also answers `/auth/*`
  *   (the credentials rate limit on, as by default).
@@ -48,7 +48,7 @@ const none: Handle = ({ event, resolve }) => {
 
 // --- floor ------------------------------------------------------------------------------------
 
-const COOKIE_NAME = "latch.session-token" // no `__Secure-` prefix: the bench runs on plain http
+const COOKIE_NAME = "authjs.session-token" // no `__Secure-` prefix: the bench runs on plain http
 let key: Uint8Array | undefined
 
 /** The 64-byte key Latch derives for its session cookie, derived here independently. */

@@ -114,7 +114,7 @@ describe.each([
       user: { name: "Grace", email: "grace@example.com", id: stored.id },
     })
     // The adapter stores the token's SHA-256 (`session.hashTokens`, the default), not the token.
-    const token = browser.cookies.get("latch.session-token")!
+    const token = browser.cookies.get("authjs.session-token")!
     const storedToken = createHash("sha256").update(token).digest("hex")
     expect(await database.adapter.getSessionAndUser!(token)).toBeNull()
     expect(await database.adapter.getSessionAndUser!(storedToken)).toMatchObject({

@@ -1,13 +1,14 @@
 /**
- * `migrateSessions`: the session cookies Auth.js itself wrote (a JWT from a credentials sign-in,
- * plain and chunked on https; a database session of @auth/pg-adapter) become Latch sessions.
+ * Session cookies across the switch, both ways: the cookies Auth.js itself wrote (a JWT from a
+ * credentials sign-in, plain and chunked on https; a database session of @auth/pg-adapter) read
+ * as Latch sessions with no option set, and the cookies Latch wrote read as Auth.js sessions.
  */
 import { Auth as AuthjsAuth } from "@auth/core"
 import AuthjsCredentials from "@auth/core/providers/credentials"
 import AuthjsNodemailer from "@auth/core/providers/nodemailer"
 import type { AuthConfig } from "@latch/core/types"
 import Credentials from "@latch/core/providers/credentials"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { Browser, SECRET } from "../../../packages/core/test/helpers/request.js"
 import { pgDatabase, type Database } from "./databases.js"
 
@@ -62,21 +63,31 @@ function authjsJWTApp(groups = 0) {
   }
 }
 
-/** The same app on Latch, as after renaming the imports, with `migrateSessions`. */
-function latchJWTApp(migrateSessions: boolean): AuthConfig {
+/** The same app on Latch, as after renaming the imports; `groups` makes its cookie big. */
+function latchJWTApp(groups = 0): AuthConfig {
   return {
     secret: SECRET,
     trustHost: true,
-    migrateSessions,
     logger: quiet,
     providers: [Credentials({ credentials: { username: {} }, authorize: () => ada })],
     callbacks: {
+      jwt: ({ token }) => ({
+        ...token,
+        role: "admin",
+        ...(groups ? { groups: Array.from({ length: groups }, (_, i) => `group-${i}`) } : {}),
+      }),
       session: ({ session, token }) => ({
         ...session,
         user: { ...session.user, id: token.sub, role: token.role },
       }),
     },
   }
+}
+
+/** The session Auth.js answers for a jar's cookies. */
+async function authjsSession(config: object, cookies: Map<string, string>, origin: string) {
+  const response = await authjs(config, new Map(cookies), `${origin}/auth/session`)
+  return (await response.json()) as Record<string, any> | null
 }
 
 async function authjsJWTSignIn(origin: string, groups = 0): Promise<Jar> {
@@ -91,17 +102,16 @@ async function authjsJWTSignIn(origin: string, groups = 0): Promise<Jar> {
   return jar
 }
 
-describe("migrateSessions with a JWT session Auth.js wrote", () => {
-  it("becomes a Latch session, and the Auth.js cookie is deleted", async () => {
+describe("a JWT session, across the switch and back", () => {
+  it("a cookie Auth.js wrote is a Latch session, under the same cookie, with no option", async () => {
     const jar = await authjsJWTSignIn("http://localhost:3000")
     expect([...jar.keys()]).toContain("authjs.session-token")
-    const browser = new Browser(latchJWTApp(true))
+    const browser = new Browser(latchJWTApp())
     browser.cookies.set("authjs.session-token", jar.get("authjs.session-token")!)
     expect(await browser.session()).toMatchObject({
       user: { name: "Ada", email: "ada@example.com", id: "ada-1", role: "admin" },
     })
-    expect([...browser.cookies.keys()]).toEqual(["latch.session-token"])
-    expect(await browser.session()).toMatchObject({ user: { id: "ada-1", role: "admin" } })
+    expect([...browser.cookies.keys()]).toEqual(["authjs.session-token"])
   })
 
   it("reads the chunked __Secure- cookie of an https site", async () => {
@@ -111,22 +121,78 @@ describe("migrateSessions with a JWT session Auth.js wrote", () => {
       name.startsWith("__Secure-authjs.session-token."),
     )
     expect(chunks.length).toBeGreaterThan(1)
-    const browser = new Browser(latchJWTApp(true), origin)
+    const browser = new Browser(latchJWTApp(), origin)
     for (const name of chunks) browser.cookies.set(name, jar.get(name)!)
     expect(await browser.session()).toMatchObject({ user: { id: "ada-1" } })
-    expect([...browser.cookies.keys()].some((name) => name.includes("authjs"))).toBe(false)
   })
 
-  it("is ignored with the option off", async () => {
-    const jar = await authjsJWTSignIn("http://localhost:3000")
-    const browser = new Browser(latchJWTApp(false))
-    browser.cookies.set("authjs.session-token", jar.get("authjs.session-token")!)
-    expect(await browser.session()).toBeNull()
-    expect(browser.cookies.has("authjs.session-token")).toBe(true)
+  it("a cookie Latch wrote is an Auth.js session: a switch back signs nobody out", async () => {
+    for (const [origin, groups] of [
+      ["http://localhost:3000", 0],
+      ["https://app.example", 300],
+    ] as const) {
+      const browser = new Browser(latchJWTApp(groups), origin)
+      const signIn = await browser.signIn("ada", "")
+      expect(signIn.status, origin).toBe(302)
+      const names = [...browser.cookies.keys()].filter((name) => name.includes("session-token"))
+      expect(names.length, origin).toBeGreaterThan(groups ? 1 : 0)
+      expect(await authjsSession(authjsJWTApp(groups), browser.cookies, origin)).toMatchObject({
+        user: { name: "Ada", email: "ada@example.com" },
+      })
+    }
+  })
+
+  it("a session of an earlier Latch release (latch.session-token) carries on, and then reads on Auth.js too", async () => {
+    // Written as earlier releases wrote it: Latch's own key derivation, under `latch.session-token`.
+    const { EncryptJWT } = await import("jose")
+    const { hkdfSync } = await import("node:crypto")
+    const salt = "latch.session-token"
+    const key = hkdfSync("sha256", SECRET, salt, `Latch Generated Encryption Key (${salt})`, 64)
+    const old = await new EncryptJWT({
+      name: "Ada",
+      email: "ada@example.com",
+      sub: "ada-1",
+      role: "admin",
+    })
+      .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512" })
+      .setIssuedAt()
+      .setExpirationTime("1h")
+      .encrypt(new Uint8Array(key))
+    const browser = new Browser(latchJWTApp())
+    browser.cookies.set(salt, old)
+    expect(await browser.session()).toMatchObject({ user: { id: "ada-1", role: "admin" } })
+    expect([...browser.cookies.keys()]).toEqual(["authjs.session-token"])
+    expect(
+      await authjsSession(authjsJWTApp(), browser.cookies, "http://localhost:3000"),
+    ).toMatchObject({ user: { email: "ada@example.com" } })
   })
 })
 
-describe("migrateSessions with a database session of @auth/pg-adapter", () => {
+describe("an Auth.js app whose secret is short", () => {
+  it("puts a new secret in front of it: production accepts it, and its users stay signed in", async () => {
+    const short = "an-auth-js-secret"
+    const config = { ...authjsJWTApp(), secret: short }
+    const jar: Jar = new Map()
+    const origin = "http://localhost:3000"
+    const csrfToken = await csrf(config, jar, origin)
+    await authjs(config, jar, `${origin}/auth/callback/credentials`, { csrfToken, username: "ada" })
+    expect(jar.has("authjs.session-token")).toBe(true)
+
+    vi.stubEnv("NODE_ENV", "production")
+    try {
+      const refused = new Browser({ ...latchJWTApp(), secret: short })
+      expect((await refused.fetch("/auth/session")).status).toBe(500)
+
+      const browser = new Browser({ ...latchJWTApp(), secret: [`new-${SECRET}`, short] })
+      browser.cookies.set("authjs.session-token", jar.get("authjs.session-token")!)
+      expect(await browser.session()).toMatchObject({ user: { id: "ada-1", role: "admin" } })
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+})
+
+describe("a database session of @auth/pg-adapter, across the switch and back", () => {
   let database: Database
   beforeAll(async () => {
     database = await pgDatabase()
@@ -135,10 +201,9 @@ describe("migrateSessions with a database session of @auth/pg-adapter", () => {
     await database?.close()
   })
 
-  it("carries the row on under Latch's cookie; ignored with the option off", async () => {
-    const origin = "http://localhost:3000"
-    const mails: string[] = []
-    const config = {
+  const origin = "http://localhost:3000"
+  function authjsConfig(mails: string[]) {
+    return {
       secret: SECRET,
       trustHost: true,
       basePath: "/auth",
@@ -154,33 +219,54 @@ describe("migrateSessions with a database session of @auth/pg-adapter", () => {
         }),
       ],
     }
+  }
+
+  /** A database session Auth.js made through an email sign-in: its cookie jar. */
+  async function authjsSignIn(email: string): Promise<Jar> {
+    const mails: string[] = []
+    const config = authjsConfig(mails)
     const jar: Jar = new Map()
     const csrfToken = await csrf(config, jar, origin)
-    await authjs(config, jar, `${origin}/auth/signin/nodemailer`, {
-      csrfToken,
-      email: "grace@example.com",
-    })
+    await authjs(config, jar, `${origin}/auth/signin/nodemailer`, { csrfToken, email })
     await authjs(config, jar, mails[0]!)
     const token = jar.get("authjs.session-token")!
-    expect(await database.adapter.getSessionAndUser!(token)).toMatchObject({
-      user: { email: "grace@example.com" },
+    expect(await database.adapter.getSessionAndUser!(token)).toMatchObject({ user: { email } })
+    return jar
+  }
+
+  const latch = (session: AuthConfig["session"] = {}): AuthConfig => ({
+    secret: SECRET,
+    trustHost: true,
+    adapter: database.adapter,
+    session,
+    logger: quiet,
+    providers: [],
+  })
+
+  it("its cookie is a Latch session with no option set, under the same cookie", async () => {
+    const jar = await authjsSignIn("grace@example.com")
+    const browser = new Browser(latch())
+    browser.cookies.set("authjs.session-token", jar.get("authjs.session-token")!)
+    expect(await browser.session()).toMatchObject({ user: { email: "grace@example.com" } })
+    expect([...browser.cookies.keys()]).toEqual(["authjs.session-token"])
+  })
+
+  it("switching back: Auth.js finds it with session.hashTokens off, not once Latch hashed it", async () => {
+    // Kept as Auth.js stores it: the switch back reads it.
+    const kept = await authjsSignIn("ada@example.com")
+    const plain = new Browser(latch({ hashTokens: false }))
+    plain.cookies.set("authjs.session-token", kept.get("authjs.session-token")!)
+    expect(await plain.session()).toMatchObject({ user: { email: "ada@example.com" } })
+    expect(await authjsSession(authjsConfig([]), plain.cookies, origin)).toMatchObject({
+      user: { email: "ada@example.com" },
     })
 
-    const latch = (migrateSessions: boolean): AuthConfig => ({
-      secret: SECRET,
-      trustHost: true,
-      adapter: database.adapter,
-      migrateSessions,
-      logger: quiet,
-      providers: [],
-    })
-    const off = new Browser(latch(false))
-    off.cookies.set("authjs.session-token", token)
-    expect(await off.session()).toBeNull()
-
-    const on = new Browser(latch(true))
-    on.cookies.set("authjs.session-token", token)
-    expect(await on.session()).toMatchObject({ user: { email: "grace@example.com" } })
-    expect([...on.cookies]).toEqual([["latch.session-token", token]])
+    // Hashed (the default): the row is stored under the token's hash, which Auth.js never looks
+    // up — the one way a switch back signs users out ("What differs": database session tokens).
+    const moved = await authjsSignIn("alan@example.com")
+    const hashing = new Browser(latch())
+    hashing.cookies.set("authjs.session-token", moved.get("authjs.session-token")!)
+    expect(await hashing.session()).toMatchObject({ user: { email: "alan@example.com" } })
+    expect(await authjsSession(authjsConfig([]), hashing.cookies, origin)).toBeNull()
   })
 })

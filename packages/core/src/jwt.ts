@@ -1,6 +1,8 @@
 /**
  * The session JWT: an encrypted JWT (JWE, `alg: "dir"`, `enc: "A256CBC-HS512"`) whose key is
- * derived from the secret with HKDF-SHA-256, the cookie name being the salt.
+ * derived from the secret with HKDF-SHA-256, the cookie name being the salt — Auth.js's format,
+ * so that a token one of them wrote, the other reads. `decode` also reads tokens of earlier
+ * Latch releases.
  *
  * @example
  * ```ts
@@ -13,7 +15,12 @@
 import { parseCookie } from "cookie"
 import { joinChunks } from "./cookies/chunks.js"
 import { decryptJWE, encryptJWE } from "./lib/jwe.js"
-import { deriveKey, deriveKeys } from "./security/keys.js"
+import { deriveKey } from "./security/keys.js"
+import {
+  AUTHJS_SESSION_COOKIES,
+  LEGACY_SESSION_COOKIES,
+  sessionKeys,
+} from "./session/session-cookies.js"
 import type { LoggerInstance } from "./lib/logger.js"
 import type { Awaitable } from "./types.js"
 
@@ -103,7 +110,7 @@ function secretsOf(secret: string | string[]): string[] {
  */
 export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
   const { token = {}, salt, maxAge = DEFAULT_MAX_AGE } = params
-  const key = await deriveKey(secretsOf(params.secret)[0]!, salt)
+  const key = await deriveKey(secretsOf(params.secret)[0]!, salt, "Auth.js")
   const issuedAt = now()
   return encryptJWE(
     { ...token, iat: issuedAt, exp: issuedAt + maxAge, jti: crypto.randomUUID() },
@@ -128,7 +135,7 @@ export function isCurrentToken(payload: unknown): payload is JWT {
  */
 export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
   if (!params.token) return null
-  const keys = await deriveKeys(secretsOf(params.secret), params.salt)
+  const keys = await sessionKeys(secretsOf(params.secret), params.salt)
   const payload = await decryptJWE(params.token, keys)
   return isCurrentToken(payload) ? (payload as Payload) : null
 }
@@ -198,10 +205,10 @@ export async function getToken(params: GetTokenParams<boolean>): Promise<JWT | s
   const names = params.cookieName
     ? [params.cookieName]
     : params.secureCookie === true
-      ? ["__Secure-latch.session-token"]
+      ? [AUTHJS_SESSION_COOKIES[0]!, LEGACY_SESSION_COOKIES[0]!]
       : params.secureCookie === false
-        ? ["latch.session-token"]
-        : ["__Secure-latch.session-token", "latch.session-token"]
+        ? [AUTHJS_SESSION_COOKIES[1]!, LEGACY_SESSION_COOKIES[1]!]
+        : [...AUTHJS_SESSION_COOKIES, ...LEGACY_SESSION_COOKIES]
   let token: string | undefined
   let found = names[0]!
   let cookieFound = false

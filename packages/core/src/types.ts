@@ -698,20 +698,12 @@ export interface AuthConfig {
    */
   accountChanges?: AccountChangesOptions
   /**
-   * Keeps the users of an app that moved from Auth.js signed in. A request that carries a valid
-   * Auth.js session cookie (`authjs.session-token` or `__Secure-authjs.session-token`, chunked
-   * or not, or the configured `cookies.sessionToken.name`) and no Latch session gets a Latch
-   * session for the same user, and the Auth.js cookie is deleted, so this happens once per
-   * browser. JWT sessions: the token Auth.js encrypted with the same `secret` is read and its
-   * claims become Latch's token. Database sessions: the same row in the adapter carries on under
-   * Latch's cookie. An invalid or expired Auth.js cookie is deleted and ignored. It applies
-   * wherever a session is read (`GET {basePath}/session`, `getSession`, `locals.auth()`), and
-   * sign-out ends such a session too.
-   *
-   * Turn it on for the move; remove it once every session from before the move has expired
-   * (`session.maxAge` after the switch, 30 days by default): from then on no valid Auth.js
-   * cookie is left to read.
-   * @default false
+   * Has no effect, and is kept so that configurations that set it still type-check. Session
+   * cookies are Auth.js's (same names, same encryption), so an Auth.js session reads as it is;
+   * a session under another name it may have been kept under (Auth.js's defaults when
+   * `cookies.sessionToken.name` is set, `latch.session-token` of earlier Latch releases) is read
+   * and moved to the configured name, always.
+   * @deprecated Remove it: what it turned on is always on.
    */
   migrateSessions?: boolean
   /** For framework integrations: return a `ResponseInternal`. */

@@ -21,7 +21,7 @@ import { ALICE, Browser, ORIGIN, testConfig } from "../../core/test/helpers/requ
 import { PostgresAdapter } from "../src/index.js"
 import { clients, useEmptyDatabase } from "./clients.js"
 
-const SESSION = "latch.session-token"
+const SESSION = "authjs.session-token"
 const DAY = 24 * 60 * 60
 
 /** What the database holds for a cookie's token: its SHA-256, in lowercase hex. */

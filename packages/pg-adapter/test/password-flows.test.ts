@@ -22,7 +22,7 @@ import { clients, useEmptyDatabase } from "./clients.js"
 
 const ORIGIN = "http://localhost:3000"
 const SECRET = "a-test-secret-that-is-long-enough-0123456789"
-const SESSION_COOKIE = "latch.session-token"
+const SESSION_COOKIE = "authjs.session-token"
 /** Cheap scrypt parameters for tests (the defaults cost ~0.4 s a hash). */
 const FAST = { ln: 10, r: 8, p: 1 }
 const GOOD = "correct horse battery"

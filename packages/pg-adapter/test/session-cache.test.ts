@@ -54,7 +54,7 @@ function instance(connectionString: string) {
 type Instance = ReturnType<typeof instance>
 
 const request = (cookie: string) =>
-  new Request(`${ORIGIN}/`, { headers: { cookie: `latch.session-token=${cookie}` } })
+  new Request(`${ORIGIN}/`, { headers: { cookie: `authjs.session-token=${cookie}` } })
 
 const readOn = async (on: Instance, token: string) =>
   (await getSession(request(token), on.config)).session
@@ -95,7 +95,7 @@ async function signInMany(on: Instance, n: number): Promise<string[]> {
   for (let i = 0; i < n; i++) {
     const browser = new Browser(on.config)
     await browser.signIn()
-    tokens.push(browser.cookies.get("latch.session-token")!)
+    tokens.push(browser.cookies.get("authjs.session-token")!)
   }
   return tokens
 }
@@ -142,7 +142,7 @@ function loadOn(on: Instance, live: () => string[], revoked: Map<string, number>
 /** Signs the session of `token` out on `on`; records when the row was gone. */
 async function signOutOn(on: Instance, token: string, revoked: Map<string, number>) {
   const browser = new Browser(on.config)
-  browser.cookies.set("latch.session-token", token)
+  browser.cookies.set("authjs.session-token", token)
   const csrfToken = await browser.csrfToken()
   await browser.fetch("/auth/signout", { form: { csrfToken } })
   revoked.set(token, Date.now())

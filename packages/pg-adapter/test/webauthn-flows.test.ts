@@ -13,7 +13,7 @@ import type { AuthConfig } from "../../core/src/types.js"
 import { PostgresAdapter } from "../src/index.js"
 import { clients, useEmptyDatabase } from "./clients.js"
 
-const CHALLENGE_COOKIE = "latch.challenge"
+const CHALLENGE_COOKIE = "authjs.challenge"
 
 const ceremony = (challenge: string): CeremonyInput => ({
   challenge,

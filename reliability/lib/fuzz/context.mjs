@@ -11,7 +11,7 @@ export async function liveContext(origin) {
   const csrfCookie = csrfResponse.headers
     .getSetCookie()
     .map((header) => header.split(";", 1)[0])
-    .find((pair) => pair.startsWith("latch.csrf-token="))
+    .find((pair) => pair.startsWith("authjs.csrf-token="))
   // A few sessions, so that a generated sign-out or revocation does not leave the rest of the
   // run without one. Each request takes the next.
   const sessions = []
@@ -22,7 +22,7 @@ export async function liveContext(origin) {
   const foreignJwe = await encode({
     token: { sub: "1", name: "Alice Liddell", email: "alice@example.com" },
     secret: "another-app-secret-another-app-secret-0123456789",
-    salt: "latch.session-token",
+    salt: "authjs.session-token",
   })
   return {
     origin,
@@ -51,10 +51,10 @@ function carriesWholeSession(headers, value) {
       const key = pair.slice(0, at).trim()
       jar.set(key, [...(jar.get(key) ?? []), pair.slice(at + 1).trim()])
     }
-    if (jar.get("latch.session-token")?.includes(value)) return true
+    if (jar.get("authjs.session-token")?.includes(value)) return true
     let joined = ""
-    for (let i = 0; jar.has(`latch.session-token.${i}`); i++)
-      joined += jar.get(`latch.session-token.${i}`)[0]
+    for (let i = 0; jar.has(`authjs.session-token.${i}`); i++)
+      joined += jar.get(`authjs.session-token.${i}`)[0]
     if (joined && joined === value) return true
   }
   return false

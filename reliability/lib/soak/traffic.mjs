@@ -58,7 +58,8 @@ export async function signInWithPassword(origin, user) {
     body,
   })
   const pairs = (result.cookies ?? []).filter((pair) => !pair.endsWith("="))
-  if (pairs.some((pair) => pair.startsWith("latch.session-token"))) result.cookie = pairs.join("; ")
+  if (pairs.some((pair) => pair.startsWith("authjs.session-token")))
+    result.cookie = pairs.join("; ")
   return result
 }
 
@@ -84,7 +85,7 @@ async function csrf(origin, cookie) {
   } catch {
     token = undefined
   }
-  const pair = (result.cookies ?? []).find((c) => c.startsWith("latch.csrf-token="))
+  const pair = (result.cookies ?? []).find((c) => c.startsWith("authjs.csrf-token="))
   return { result, token, cookie: [cookie, pair].filter(Boolean).join("; ") }
 }
 

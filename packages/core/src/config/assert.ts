@@ -43,8 +43,10 @@ export function assertConfig(input: AssertInput): WarningCode[] {
       "No secret: set AUTH_SECRET (or `secret` in the configuration) to a random string of at least 32 characters, e.g. the output of `npx @latch/core secret` or `openssl rand -base64 33`.",
     )
   }
+  // The first secret encrypts; the older ones only decrypt what was issued under them, so a short
+  // one kept for a rotation (e.g. the secret of an app that moved from Auth.js) is a warning.
   if (input.secrets.some((secret) => secret.length < MIN_SECRET_LENGTH)) {
-    if (input.env.NODE_ENV === "production") {
+    if (input.env.NODE_ENV === "production" && input.secrets[0]!.length < MIN_SECRET_LENGTH) {
       throw new MissingSecret(
         `A secret is shorter than ${MIN_SECRET_LENGTH} characters, which is refused in production. Generate one with \`npx @latch/core secret\` or \`openssl rand -base64 33\`.`,
       )

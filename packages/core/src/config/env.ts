@@ -23,14 +23,20 @@ export function envOf(config: object): Env {
   return (config as { [envKey]?: Env })[envKey] ?? processEnv()
 }
 
-/** `AUTH_SECRET` as a list, newest first: one secret or a comma-separated list. */
+/**
+ * The secrets of the environment, newest first: `AUTH_SECRET` (one secret, or a comma-separated
+ * list), and, as Auth.js reads them, `AUTH_SECRET_1`, `AUTH_SECRET_2` and `AUTH_SECRET_3`, each
+ * put before what is read so far (so the highest number set encrypts, and the others decrypt).
+ */
 export function secretsFromEnv(env: Env): string[] | undefined {
-  const value = env.AUTH_SECRET
-  if (!value) return undefined
-  const secrets = value
+  const secrets = (env.AUTH_SECRET ?? "")
     .split(",")
     .map((secret) => secret.trim())
     .filter(Boolean)
+  for (const index of [1, 2, 3]) {
+    const secret = env[`AUTH_SECRET_${index}`]?.trim()
+    if (secret) secrets.unshift(secret)
+  }
   return secrets.length ? secrets : undefined
 }
 

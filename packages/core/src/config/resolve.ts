@@ -16,6 +16,7 @@ import { passwordSettings, type PasswordConfig } from "../providers/password.js"
 import { normalizeBasePath } from "../lib/url.js"
 import { skipCSRFCheck } from "../markers.js"
 import { deriveKeys, type DerivedKey } from "../security/keys.js"
+import { sessionKeys } from "../session/session-cookies.js"
 import { parseOriginPatterns, type OriginPattern } from "../security/origin-pattern.js"
 import { resolveCookies, type ResolvedCookies } from "../cookies/defaults.js"
 import type {
@@ -82,14 +83,17 @@ export interface ResolvedConfig {
   twoFactor: TwoFactorOptions | undefined
   /** Changes to an account's ways in: how long a proof stays fresh, in seconds. */
   accountChanges: { freshAge: number }
-  /** Whether Auth.js session cookies become Latch sessions (`migrateSessions`). */
-  migrateSessions: boolean
   /** A configuration error: every request of this configuration fails with it. */
   error: AuthError | undefined
   /** The cookies for a secure or insecure origin. */
   cookies(secure: boolean): ResolvedCookies
   /** The keys for a salt (a cookie name): derived from the secrets once, newest first. */
   keys(salt: string): Promise<DerivedKey[]>
+  /**
+   * The keys of the session token under a cookie name: Auth.js's derivation (the first
+   * encrypts), then earlier Latch releases' (`session/session-cookies.ts`).
+   */
+  sessionKeys(salt: string): Promise<DerivedKey[]>
 }
 
 const cache = new WeakMap<AuthConfig, ResolvedConfig>()
@@ -225,6 +229,7 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
   const secrets = secretsOf(config, env)
   const cookieVariants: Partial<Record<"secure" | "insecure", ResolvedCookies>> = {}
   const keysBySalt = new Map<string, Promise<DerivedKey[]>>()
+  const sessionKeysBySalt = new Map<string, Promise<DerivedKey[]>>()
 
   const trustHost = config.trustHost ?? trustHostFromEnv(env)
   let error: AuthError | undefined
@@ -306,7 +311,6 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
     redirectProxyUrl: config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL,
     redirectProxyAllowedOrigins,
     experimental: { enableWebAuthn: config.experimental?.enableWebAuthn === true },
-    migrateSessions: config.migrateSessions === true,
     error,
     cookies(secure) {
       const variant = secure ? "secure" : "insecure"
@@ -317,6 +321,14 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
       if (!keys) {
         keys = deriveKeys(secrets, salt)
         keysBySalt.set(salt, keys)
+      }
+      return keys
+    },
+    sessionKeys(salt) {
+      let keys = sessionKeysBySalt.get(salt)
+      if (!keys) {
+        keys = sessionKeys(secrets, salt)
+        sessionKeysBySalt.set(salt, keys)
       }
       return keys
     },

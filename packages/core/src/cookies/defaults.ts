@@ -1,6 +1,11 @@
 /**
  * Every cookie Latch sets, with its name and attributes, in one table.
  *
+ * The cookies Auth.js has too carry Auth.js's names (`authjs.session-token`, …), so that code
+ * that names them — an app's own sign-out route, a middleware, a WebSocket server, tests — keeps
+ * working after the move, and a session cookie reads the same under both (`session/
+ * session-cookies.ts`). Latch's own cookies, which Auth.js does not set, are named `latch.…`.
+ *
  * Defaults: `HttpOnly` (no script reads them), `SameSite=Lax` (not sent on cross-site POSTs),
  * `Path=/`. On https they are `Secure` and named with the `__Secure-` prefix, and the CSRF
  * cookie with `__Host-`, which also forbids a `Domain` so that a sibling subdomain cannot plant
@@ -20,13 +25,13 @@ export function defaultCookies(secure: boolean): ResolvedCookies {
   const options: CookieSerializeOptions = { httpOnly: true, sameSite: "lax", path: "/", secure }
   const check: CookieSerializeOptions = { ...options, maxAge: CHECK_COOKIE_MAX_AGE }
   return {
-    sessionToken: { name: `${prefix}latch.session-token`, options },
-    callbackUrl: { name: `${prefix}latch.callback-url`, options },
-    csrfToken: { name: `${secure ? "__Host-" : ""}latch.csrf-token`, options },
-    pkceCodeVerifier: { name: `${prefix}latch.pkce.code_verifier`, options: check },
-    state: { name: `${prefix}latch.state`, options: check },
-    nonce: { name: `${prefix}latch.nonce`, options: check },
-    webauthnChallenge: { name: `${prefix}latch.challenge`, options: check },
+    sessionToken: { name: `${prefix}authjs.session-token`, options },
+    callbackUrl: { name: `${prefix}authjs.callback-url`, options },
+    csrfToken: { name: `${secure ? "__Host-" : ""}authjs.csrf-token`, options },
+    pkceCodeVerifier: { name: `${prefix}authjs.pkce.code_verifier`, options: check },
+    state: { name: `${prefix}authjs.state`, options: check },
+    nonce: { name: `${prefix}authjs.nonce`, options: check },
+    webauthnChallenge: { name: `${prefix}authjs.challenge`, options: check },
     twoFactor: { name: `${prefix}latch.two-factor`, options: check },
     // Short-lived by design: its `maxAge` is set to `accountChanges.freshAge` when it is written.
     proof: { name: `${prefix}latch.proof`, options },

@@ -4,11 +4,15 @@
  * plant cookies (a sibling subdomain) cannot forge the HMAC, and a cross-site form cannot read
  * the token. On https the cookie is `__Host-` prefixed.
  *
+ * A cookie Auth.js set (`token|SHA-256(token + secret)`, under the same name) is accepted too, so
+ * that a form rendered before the move from Auth.js still posts after it; new cookies carry the
+ * HMAC.
+ *
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html#signed-double-submit-cookie-recommended
  */
 import type { ActionContext } from "../actions/context.js"
 import { MissingCSRF } from "../errors.js"
-import { hmacSha256Hex, randomHex, timingSafeEqual } from "../lib/crypto.js"
+import { hmacSha256Hex, randomHex, sha256Hex, timingSafeEqual } from "../lib/crypto.js"
 
 /** The HMAC binds the token to this purpose as well as to the secret. */
 const hmacOf = (secret: string, token: string) => hmacSha256Hex(secret, `latch-csrf:${token}`)
@@ -25,6 +29,10 @@ async function tokenFromCookie(
   const mac = value.slice(separator + 1)
   for (const secret of secrets) {
     if (timingSafeEqual(await hmacOf(secret, token), mac)) return token
+  }
+  // Auth.js's construction, for a cookie it set.
+  for (const secret of secrets) {
+    if (timingSafeEqual(await sha256Hex(`${token}${secret}`), mac)) return token
   }
   return undefined
 }

@@ -10,7 +10,7 @@ const encoder = new TextEncoder()
 export interface DerivedKey {
   /** The 64 key bytes: the MAC key (first half) and the AES key (second half), RFC 7518 §5.2.2.1. */
   bytes: Uint8Array
-  /** The key's JWK thumbprint (RFC 7638, SHA-256), sent as the JWE `kid`. */
+  /** The key's JWK thumbprint (RFC 7638; see `KeyLabel` for the hash), sent as the JWE `kid`. */
   kid: string
 }
 
@@ -19,8 +19,10 @@ const MAX_CACHED_KEYS = 256
 const cache = new Map<string, Promise<DerivedKey>>()
 
 /**
- * Whose keys: Latch's own, or Auth.js's (to read the session cookies of an app that moved over,
- * `migrateSessions`). They differ only in the HKDF `info`.
+ * Whose derivation: Auth.js's (the session token, so that a session cookie reads the same under
+ * Auth.js and Latch, both ways) or Latch's own (every other sealed value: check cookies, links,
+ * stored second-factor secrets; and session tokens of earlier Latch releases). They differ in the
+ * HKDF `info` and in the hash of the `kid` thumbprint: Auth.js's is SHA-512 for a 64-byte key.
  */
 export type KeyLabel = "Latch" | "Auth.js"
 
@@ -46,9 +48,8 @@ async function derive(secret: string, salt: string, label: KeyLabel): Promise<De
   const bytes = new Uint8Array(bits)
   // RFC 7638: the thumbprint of an "oct" JWK hashes {"k":…,"kty":"oct"}, members in this order.
   const jwk = `{"k":"${encodeBase64url(bytes)}","kty":"oct"}`
-  const kid = encodeBase64url(
-    new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(jwk))),
-  )
+  const hash = label === "Auth.js" ? "SHA-512" : "SHA-256"
+  const kid = encodeBase64url(new Uint8Array(await crypto.subtle.digest(hash, encoder.encode(jwk))))
   return { bytes, kid }
 }
 

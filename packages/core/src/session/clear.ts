@@ -15,7 +15,7 @@ export async function clearSession(ctx: ActionContext): Promise<void> {
   if (ctx.config.session.strategy === "database") {
     const present = sessionTokenOf(ctx) !== undefined
     const session = await deleteDatabaseSession(ctx)
-    // A session still under its Auth.js cookie (`migrateSessions`) signs out too.
+    // A session still under an old cookie name signs out too.
     if (present || session) await emitEvent(ctx, "signOut", { session })
     return
   }

@@ -10,7 +10,7 @@ import type { Adapter, AdapterSession, AdapterUser } from "../adapters.js"
 import { callAdapter, requireMethods } from "./adapter-call.js"
 import { sessionCacheOf } from "./cache.js"
 import { describeUserAgent } from "./device.js"
-import { dropAuthjsCookies, takeAuthjsSessionTokens } from "./migrate.js"
+import { dropFallbackCookies, takeFallbackSessionTokens } from "./migrate.js"
 import { holdsToken, mayBeStoredUnhashed, storedToken } from "./stored-token.js"
 
 type SessionContext = Pick<ActionContext, "config" | "cookies" | "cookieOptions" | "logger">
@@ -100,13 +100,12 @@ export async function readDatabaseSession(
   // A cookie no session could have: dropped, as one whose session is unknown.
   if (!sessionToken && ctx.cookies.get(ctx.cookieOptions.sessionToken.name)) clearCookie(ctx)
   const found = sessionToken ? await readStoredSession(ctx, sessionToken, true, touch) : null
-  if (!ctx.config.migrateSessions) return found
   if (found) {
-    dropAuthjsCookies(ctx)
+    dropFallbackCookies(ctx)
     return found
   }
-  // `migrateSessions`: the row of an Auth.js session cookie carries on under Latch's cookie.
-  for (const token of takeAuthjsSessionTokens(ctx)) {
+  // The row of a session cookie under an old name carries on under the configured name.
+  for (const token of takeFallbackSessionTokens(ctx)) {
     const migrated = await readStoredSession(ctx, token, false, touch)
     if (migrated) {
       setCookie(ctx, token, migrated.session.expires)
@@ -201,10 +200,10 @@ type SessionAdapter = ReturnType<typeof adapterOf>
 
 /** Deletes the request's session and its cookie; returns what was deleted. */
 export async function deleteDatabaseSession(ctx: SessionContext): Promise<AdapterSession | null> {
-  // With `migrateSessions`, signing out also ends a session still under its Auth.js cookie.
-  const sessionToken = sessionTokenOf(ctx) ?? takeAuthjsSessionTokens(ctx)[0]
+  // Signing out also ends a session still under an old cookie name.
+  const sessionToken = sessionTokenOf(ctx) ?? takeFallbackSessionTokens(ctx)[0]
   clearCookie(ctx)
-  dropAuthjsCookies(ctx)
+  dropFallbackCookies(ctx)
   if (!sessionToken) return null
   return deleteSessionOfToken(ctx, sessionToken)
 }

@@ -7,14 +7,14 @@ import { CookieJar } from "../cookies/jar.js"
 import { resolveOrigin } from "../request/host.js"
 import { isUnavailable, logUnavailable } from "../response/unavailable.js"
 import type { AuthConfig, Cookie, Session } from "../types.js"
-import { mayHaveAuthjsSession } from "./migrate.js"
+import { mayHaveFallbackSession } from "./session-cookies.js"
 import { readSession } from "./read.js"
 
 function hasSessionCookie(header: string, config: ResolvedConfig): boolean {
   return (
     header.includes(config.cookies(false).sessionToken.name) ||
     header.includes(config.cookies(true).sessionToken.name) ||
-    (config.migrateSessions && mayHaveAuthjsSession(header))
+    mayHaveFallbackSession(header)
   )
 }
 

@@ -6,7 +6,7 @@
 import type { ActionContext } from "../actions/context.js"
 import { isCurrentToken, type JWT } from "../jwt.js"
 import { decryptJWE, encryptJWE } from "../lib/jwe.js"
-import { dropAuthjsCookies, migrateJWTSession } from "./migrate.js"
+import { dropFallbackCookies, migrateJWTSession } from "./migrate.js"
 
 /** Marks a session of an unproven account (the constant of `account/unproven.ts`, kept here so
  * that reading a session loads nothing more unless the mark is there). */
@@ -23,17 +23,16 @@ function secretParam(ctx: SessionContext): string | string[] {
 }
 
 /**
- * The token in the request's session cookie, or `null` when absent, invalid or expired. With
- * `migrateSessions`, a request without a valid Latch token gets the one of its Auth.js cookie,
- * written as Latch's session cookie.
+ * The token in the request's session cookie, or `null` when absent, invalid or expired. A
+ * request without a valid token gets the one of a session cookie under an old name (`migrate.ts`),
+ * written under the configured name.
  */
 export async function readSessionToken(
   ctx: SessionContext,
 ): Promise<{ present: boolean; token: JWT | null }> {
-  const found = await unlessAdopted(ctx, await readLatchToken(ctx))
-  if (!ctx.config.migrateSessions) return found
+  const found = await unlessAdopted(ctx, await readToken(ctx))
   if (found.token) {
-    dropAuthjsCookies(ctx)
+    dropFallbackCookies(ctx)
     return found
   }
   const migrated = await migrateJWTSession(ctx)
@@ -54,9 +53,7 @@ async function unlessAdopted(
   return (await isAdoptedSince(ctx, found.token)) ? { present: true, token: null } : found
 }
 
-async function readLatchToken(
-  ctx: SessionContext,
-): Promise<{ present: boolean; token: JWT | null }> {
+async function readToken(ctx: SessionContext): Promise<{ present: boolean; token: JWT | null }> {
   const salt = ctx.cookieOptions.sessionToken.name
   const value = ctx.cookies.getChunked(salt)
   if (!value) return { present: false, token: null }
@@ -64,7 +61,7 @@ async function readLatchToken(
     const token = await ctx.config.jwt.decode({ token: value, secret: secretParam(ctx), salt })
     return { present: true, token: token ?? null }
   }
-  const payload = await decryptJWE(value, await ctx.config.keys(salt))
+  const payload = await decryptJWE(value, await ctx.config.sessionKeys(salt))
   return { present: true, token: isCurrentToken(payload) ? payload : null }
 }
 
@@ -79,7 +76,7 @@ export async function writeSessionToken(ctx: SessionContext, token: JWT): Promis
   let value: string
   if (ctx.config.builtInJWT) {
     const issuedAt = nowSeconds()
-    const [key] = await ctx.config.keys(name)
+    const [key] = await ctx.config.sessionKeys(name)
     value = await encryptJWE(
       { ...claims, iat: issuedAt, exp: issuedAt + maxAge, jti: crypto.randomUUID() },
       key!,

@@ -251,9 +251,9 @@ describe("headers", () => {
 
   it.each([
     ["a cookie header of garbage", "=;=;;; ;=="],
-    ["a cookie with bad percent-encoding", "latch.session-token=%E0%A4%A"],
+    ["a cookie with bad percent-encoding", "authjs.session-token=%E0%A4%A"],
     ["a thousand cookies", Array.from({ length: 1000 }, (_, i) => `c${i}=${i}`).join("; ")],
-    ["chunk names out of range", "latch.session-token.9999=x; latch.session-token.0=y"],
+    ["chunk names out of range", "authjs.session-token.9999=x; authjs.session-token.0=y"],
   ])("answers the session with %s without failing", async (_case, cookie) => {
     const response = await call(authRequest("/auth/session", { headers: { cookie } }), testConfig())
     expect(response.status).toBe(200)
@@ -363,13 +363,18 @@ describe("configuration errors", () => {
     expect(page.status).toBe(500)
   })
 
-  it("refuses a short secret anywhere in a rotation list in production", async () => {
+  it("refuses a short secret first in a rotation list in production (an older one only decrypts)", async () => {
     vi.stubEnv("NODE_ENV", "production")
     const response = await call(
       authRequest("/auth/csrf"),
-      testConfig({ secret: [SECRET, "short12345"] }),
+      testConfig({ secret: ["short12345", SECRET] }),
     )
     expect(response.status).toBe(500)
+    const older = await call(
+      authRequest("/auth/csrf"),
+      testConfig({ secret: [SECRET, "short12345"] }),
+    )
+    expect(older.status).toBe(200)
   })
 
   it("accepts a 10-character secret outside production, with a warning", async () => {

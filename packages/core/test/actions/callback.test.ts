@@ -6,7 +6,7 @@ import Credentials from "../../src/providers/credentials.js"
 import type { JWTCallbackParams } from "../../src/types.js"
 import { ALICE, Browser, ORIGIN, testConfig, writtenCookies } from "../helpers/request.js"
 
-const SESSION = "latch.session-token"
+const SESSION = "authjs.session-token"
 const SIGNIN_ERROR = `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`
 
 function location(response: Response): string {
@@ -480,7 +480,7 @@ describe("a refused sign-in keeps the callback URL", () => {
   })
 })
 
-describe("a malformed latch.callback-url cookie", () => {
+describe("a malformed authjs.callback-url cookie", () => {
   const values = [
     "%%%",
     "http://[::1",
@@ -511,7 +511,7 @@ describe("a malformed latch.callback-url cookie", () => {
     const browser = new Browser(testConfig())
     await browser.signIn()
     const csrfToken = await browser.csrfToken()
-    const cookie = `${browser.cookieHeader()}; latch.callback-url=${value}`
+    const cookie = `${browser.cookieHeader()}; authjs.callback-url=${value}`
     const init: RequestInit & { form?: Record<string, string>; json?: unknown } = {
       method,
       headers: { cookie },

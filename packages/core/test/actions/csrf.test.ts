@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { Auth, skipCSRFCheck } from "../../src/index.js"
 import { Browser, setCookies, testConfig } from "../helpers/request.js"
 
-const COOKIE = "latch.csrf-token"
+const COOKIE = "authjs.csrf-token"
 const HEX64 = /^[0-9a-f]{64}$/
 
 async function tokenOf(response: Response): Promise<string> {
@@ -79,6 +79,26 @@ describe("GET /auth/csrf", () => {
     expect(await browser.csrfToken()).not.toBe(token)
   })
 
+  it("accepts the cookie Auth.js set (token|SHA-256(token + secret)), so its forms still post", async () => {
+    const { createHash, randomBytes } = await import("node:crypto")
+    const secret = testConfig().secret as string
+    const token = randomBytes(32).toString("hex")
+    const authjs = `${token}|${createHash("sha256").update(`${token}${secret}`).digest("hex")}`
+    const browser = new Browser(testConfig())
+    browser.cookies.set(COOKIE, authjs)
+    expect(await browser.csrfToken()).toBe(token)
+    await browser.signIn()
+    const response = await browser.fetch("/auth/signout", { form: { csrfToken: token } })
+    expect(response.status).toBe(302)
+    expect(await browser.session()).toBeNull()
+
+    // The same construction with another secret is refused.
+    const forged = `${token}|${createHash("sha256").update(`${token}another-secret`).digest("hex")}`
+    const other = new Browser(testConfig())
+    other.cookies.set(COOKIE, forged)
+    expect(await other.csrfToken()).not.toBe(token)
+  })
+
   it("accepts a cookie signed with an older secret during rotation", async () => {
     const old = new Browser(testConfig())
     const token = await old.csrfToken()
@@ -91,7 +111,7 @@ describe("GET /auth/csrf", () => {
     expect(await rotated.csrfToken()).toBe(token)
   })
 
-  it("names the cookie __Host-latch.csrf-token and marks it Secure on https", async () => {
+  it("names the cookie __Host-authjs.csrf-token and marks it Secure on https", async () => {
     const browser = new Browser(testConfig(), "https://example.com")
     const response = await browser.fetch("/auth/csrf")
     const cookies = setCookies(response)

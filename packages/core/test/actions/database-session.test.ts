@@ -8,7 +8,7 @@ import type { AuthConfig } from "../../src/types.js"
 import { memoryAdapter, type MemoryAdapter } from "../helpers/memory-adapter.js"
 import { ALICE, Browser, storedTokenOf, testConfig } from "../helpers/request.js"
 
-const SESSION = "latch.session-token"
+const SESSION = "authjs.session-token"
 const DAY = 24 * 60 * 60
 
 afterEach(() => {

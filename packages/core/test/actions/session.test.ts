@@ -14,7 +14,7 @@ import {
   writtenCookies,
 } from "../helpers/request.js"
 
-const COOKIE = "latch.session-token"
+const COOKIE = "authjs.session-token"
 const SECRET_A = "secret-a-that-is-long-enough-for-production-0001"
 const SECRET_B = "secret-b-that-is-long-enough-for-production-0002"
 
@@ -92,7 +92,7 @@ describe("GET /auth/session", () => {
     expect(set.cookie.expires!.getTime()).toBeGreaterThan(Date.now())
   })
 
-  it("uses __Secure-latch.session-token with Secure on https", async () => {
+  it("uses __Secure-authjs.session-token with Secure on https", async () => {
     const browser = new Browser(testConfig(), "https://example.com")
     const response = await browser.signIn()
     const set = setCookies(response).get(`__Secure-${COOKIE}`)
@@ -339,7 +339,7 @@ describe("POST /auth/session (update)", () => {
   it("refuses a CSRF token whose cookie is missing", async () => {
     const browser = await signedIn(updatingConfig())
     const csrfToken = await browser.csrfToken()
-    browser.cookies.delete("latch.csrf-token")
+    browser.cookies.delete("authjs.csrf-token")
     const response = await browser.fetch("/auth/session", {
       json: { csrfToken, data: { name: "Bob" } },
     })

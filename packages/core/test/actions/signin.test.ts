@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 
 import { Browser, setCookies, testConfig } from "../helpers/request.js"
 
-const CSRF_COOKIE = "latch.csrf-token"
+const CSRF_COOKIE = "authjs.csrf-token"
 
 function hiddenValue(html: string, name: string): string | undefined {
   const match = new RegExp(`name="${name}"\\s+value="([^"]*)"`).exec(html)

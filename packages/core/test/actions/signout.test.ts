@@ -10,7 +10,7 @@ import {
   testConfig,
 } from "../helpers/request.js"
 
-const SESSION = "latch.session-token"
+const SESSION = "authjs.session-token"
 
 function hiddenValue(html: string, name: string): string | undefined {
   return new RegExp(`name="${name}"\\s+value="([^"]*)"`).exec(html)?.[1]
@@ -46,7 +46,7 @@ describe("GET /auth/signout", () => {
     const response = await browser.fetch("/auth/signout")
     const token = hiddenValue(await response.text(), "csrfToken")
     expect(token).toMatch(/^[0-9a-f]{64}$/)
-    expect(setCookies(response).get("latch.csrf-token")?.cookie.value?.split("|")[0]).toBe(token)
+    expect(setCookies(response).get("authjs.csrf-token")?.cookie.value?.split("|")[0]).toBe(token)
   })
 
   it("does not end the session", async () => {

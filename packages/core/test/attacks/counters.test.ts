@@ -25,7 +25,7 @@ beforeAll(async () => {
 })
 afterAll(() => mailbox.close())
 
-const CHALLENGE_COOKIE = "latch.challenge"
+const CHALLENGE_COOKIE = "authjs.challenge"
 const OTHER_SECRET = "another-secret-that-is-long-enough-0123456789"
 let sequence = 0
 const newAddress = () => `counted${++sequence}-${Date.now()}@example.com`

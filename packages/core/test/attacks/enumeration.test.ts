@@ -31,7 +31,7 @@ function freezeInWindow(seconds = 60) {
   vi.useFakeTimers({ toFake: ["Date"], now: Math.floor(Date.now() / span) * span + span + 1000 })
 }
 
-const CHALLENGE_COOKIE = "latch.challenge"
+const CHALLENGE_COOKIE = "authjs.challenge"
 
 function setup(
   passkey: WebAuthnUserConfig = {},

@@ -41,7 +41,7 @@ const addresses = () => {
   return { victim: `victim${run}@example.com`, mallory: `mallory${run}@evil.test` }
 }
 
-const SESSION_COOKIE = "latch.session-token"
+const SESSION_COOKIE = "authjs.session-token"
 const REQUEST_COOKIE = "latch.email-request"
 
 function setup(strategy: "database" | "jwt"): { adapter: MemoryAdapter; config: AuthConfig } {

@@ -27,7 +27,7 @@ beforeAll(async () => {
 })
 afterAll(() => mailbox.close())
 
-const CHALLENGE_COOKIE = "latch.challenge"
+const CHALLENGE_COOKIE = "authjs.challenge"
 let sequence = 0
 const victimAddress = () => `victim${++sequence}-${Date.now()}@example.com`
 

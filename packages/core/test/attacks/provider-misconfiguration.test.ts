@@ -39,7 +39,7 @@ import {
 } from "../helpers/oidc-provider.js"
 import { Browser, ORIGIN, testConfig } from "../helpers/request.js"
 
-const SESSION = "latch.session-token"
+const SESSION = "authjs.session-token"
 const LOGIN = "https://login.microsoftonline.com"
 const TENANT_A = "aaaaaaaa-1111-4111-8111-aaaaaaaaaaaa"
 const TENANT_B = "bbbbbbbb-2222-4222-8222-bbbbbbbbbbbb"

@@ -80,7 +80,7 @@ function setup(): { adapter: MemoryAdapter; config: AuthConfig } {
   return { adapter, config }
 }
 
-const SESSION = "latch.session-token"
+const SESSION = "authjs.session-token"
 
 /** Alice signed in: her browser, and her row as the attacker reads it. */
 async function signedInVictim(config: AuthConfig, adapter: MemoryAdapter) {

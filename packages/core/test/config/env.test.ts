@@ -24,6 +24,18 @@ describe("setEnvDefaults", () => {
     expect(config.secret).toEqual(expected)
   })
 
+  it("reads AUTH_SECRET_1, _2 and _3 as Auth.js does: each before the ones read so far", () => {
+    const config = bare()
+    setEnvDefaults(
+      { AUTH_SECRET: "base", AUTH_SECRET_1: "one", AUTH_SECRET_3: "three" } as Env,
+      config,
+    )
+    expect(config.secret).toEqual(["three", "one", "base"])
+    const alone = bare()
+    setEnvDefaults({ AUTH_SECRET_1: "one" } as Env, alone)
+    expect(alone.secret).toBe("one")
+  })
+
   it.each([undefined, "", " , "])("leaves secret unset when AUTH_SECRET is %j", (value) => {
     const config = bare()
     setEnvDefaults({ AUTH_SECRET: value }, config)

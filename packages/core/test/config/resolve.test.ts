@@ -293,11 +293,20 @@ describe("resolveConfig: configuration errors", () => {
   it.each([
     { label: "a short secret", secret: "short" },
     { label: "a 31-character secret", secret: "x".repeat(31) },
-    { label: "a short old secret in the list", secret: [SECRET, "short"] },
+    { label: "a short first secret of a list", secret: ["short", SECRET] },
   ])("refuses $label in production with MissingSecret", ({ secret }) => {
     const resolved = resolveConfig(config({ secret }), PROD)
     expect(resolved.error).toBeInstanceOf(MissingSecret)
     expect(resolved.error?.message).toMatch(/32/)
+  })
+
+  it("keeps a short older secret of a list in production, to decrypt, with a warning", () => {
+    // The secret of an app that moved from Auth.js, kept behind a new one: nobody is signed out.
+    const logger = recorder()
+    const kept = resolveConfig(config({ secret: [SECRET, "short"], logger }), PROD)
+    expect(kept.error).toBeUndefined()
+    expect(kept.secrets).toEqual([SECRET, "short"])
+    expect(logger.warn).toHaveBeenCalledWith("weak-secret")
   })
 
   it("refuses a short AUTH_SECRET in production", () => {

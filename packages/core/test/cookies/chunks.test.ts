@@ -11,7 +11,7 @@ import {
 import { defaultCookies } from "../../src/cookies/defaults.js"
 import type { CookieSerializeOptions } from "../../src/types.js"
 
-const NAME = "latch.session-token"
+const NAME = "authjs.session-token"
 const THIRTY_DAYS = 30 * 24 * 60 * 60
 
 /** A deterministic value of `length` characters that is not one repeated character. */
@@ -182,8 +182,8 @@ describe("chunkIndex", () => {
   })
 
   it("works for names that contain dots themselves", () => {
-    expect(chunkIndex("latch.pkce.code_verifier.3", "latch.pkce.code_verifier")).toBe(3)
-    expect(chunkIndex("latch.pkce.code_verifier", "latch.pkce")).toBe(-1)
+    expect(chunkIndex("authjs.pkce.code_verifier.3", "authjs.pkce.code_verifier")).toBe(3)
+    expect(chunkIndex("authjs.pkce.code_verifier", "authjs.pkce")).toBe(-1)
   })
 })
 
@@ -210,8 +210,8 @@ describe("chunkSize", () => {
   })
 
   it("uses the __Secure- name on https and the plain name on http", () => {
-    expect(variants.map((variant) => variant.name)).toContain("__Secure-latch.session-token")
-    expect(variants.map((variant) => variant.name)).toContain("latch.session-token")
+    expect(variants.map((variant) => variant.name)).toContain("__Secure-authjs.session-token")
+    expect(variants.map((variant) => variant.name)).toContain("authjs.session-token")
   })
 
   it.each(variants)("a full chunk of $label fits in one cookie", ({ name, options, secure }) => {

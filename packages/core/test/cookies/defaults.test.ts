@@ -33,13 +33,13 @@ const CHECK_MEMBERS: Member[] = [
 
 describe("defaultCookies", () => {
   it.each<[Member, string, string]>([
-    ["sessionToken", "latch.session-token", "__Secure-latch.session-token"],
-    ["callbackUrl", "latch.callback-url", "__Secure-latch.callback-url"],
-    ["csrfToken", "latch.csrf-token", "__Host-latch.csrf-token"],
-    ["pkceCodeVerifier", "latch.pkce.code_verifier", "__Secure-latch.pkce.code_verifier"],
-    ["state", "latch.state", "__Secure-latch.state"],
-    ["nonce", "latch.nonce", "__Secure-latch.nonce"],
-    ["webauthnChallenge", "latch.challenge", "__Secure-latch.challenge"],
+    ["sessionToken", "authjs.session-token", "__Secure-authjs.session-token"],
+    ["callbackUrl", "authjs.callback-url", "__Secure-authjs.callback-url"],
+    ["csrfToken", "authjs.csrf-token", "__Host-authjs.csrf-token"],
+    ["pkceCodeVerifier", "authjs.pkce.code_verifier", "__Secure-authjs.pkce.code_verifier"],
+    ["state", "authjs.state", "__Secure-authjs.state"],
+    ["nonce", "authjs.nonce", "__Secure-authjs.nonce"],
+    ["webauthnChallenge", "authjs.challenge", "__Secure-authjs.challenge"],
     ["twoFactor", "latch.two-factor", "__Secure-latch.two-factor"],
     ["proof", "latch.proof", "__Secure-latch.proof"],
     ["signUp", "latch.sign-up", "__Secure-latch.sign-up"],
@@ -84,13 +84,13 @@ describe("defaultCookies", () => {
   it("serialises the https CSRF cookie as browsers require of a __Host- cookie", () => {
     const { name, options } = defaultCookies(true).csrfToken
     const line = stringifySetCookie(name, "token", options)
-    expect(line).toBe("__Host-latch.csrf-token=token; Path=/; HttpOnly; Secure; SameSite=Lax")
+    expect(line).toBe("__Host-authjs.csrf-token=token; Path=/; HttpOnly; Secure; SameSite=Lax")
   })
 
   it("serialises the http session cookie without Secure", () => {
     const { name, options } = defaultCookies(false).sessionToken
     expect(stringifySetCookie(name, "v", options)).toBe(
-      "latch.session-token=v; Path=/; HttpOnly; SameSite=Lax",
+      "authjs.session-token=v; Path=/; HttpOnly; SameSite=Lax",
     )
   })
 
@@ -100,7 +100,7 @@ describe("defaultCookies", () => {
     first.sessionToken.options.path = "/changed"
     first.state.options.maxAge = 1
     const second = defaultCookies(true)
-    expect(second.sessionToken.name).toBe("__Secure-latch.session-token")
+    expect(second.sessionToken.name).toBe("__Secure-authjs.session-token")
     expect(second.sessionToken.options.path).toBe("/")
     expect(second.state.options.maxAge).toBe(900)
   })
@@ -125,7 +125,7 @@ describe("resolveCookies", () => {
       sessionToken: { options: { domain: "example.com", sameSite: "strict" } },
     })
     expect(cookies.sessionToken).toEqual({
-      name: "__Secure-latch.session-token",
+      name: "__Secure-authjs.session-token",
       options: {
         httpOnly: true,
         sameSite: "strict",
@@ -173,11 +173,11 @@ describe("resolveCookies", () => {
   it("applies the same overrides on http and https, around the right defaults", () => {
     const overrides = { callbackUrl: { options: { path: "/app" } } }
     expect(resolveCookies(false, overrides).callbackUrl).toEqual({
-      name: "latch.callback-url",
+      name: "authjs.callback-url",
       options: { httpOnly: true, sameSite: "lax", path: "/app", secure: false },
     })
     expect(resolveCookies(true, overrides).callbackUrl).toEqual({
-      name: "__Secure-latch.callback-url",
+      name: "__Secure-authjs.callback-url",
       options: { httpOnly: true, sameSite: "lax", path: "/app", secure: true },
     })
   })

@@ -11,7 +11,7 @@ vi.mock("cookie", async (importOriginal) => {
   return { ...actual, parseCookie: vi.fn(actual.parseCookie) }
 })
 
-const NAME = "latch.session-token"
+const NAME = "authjs.session-token"
 const OPTIONS: CookieSerializeOptions = {
   httpOnly: true,
   sameSite: "lax",

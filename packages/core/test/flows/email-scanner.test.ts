@@ -230,7 +230,7 @@ describe("a sign-in link opened by a scanner", () => {
     const response = await Auth(request, config, { csrfVerified: true })
     expect(response.status).toBe(302)
     expect(response.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
-    expect(response.headers.getSetCookie().some((c) => c.startsWith("latch.session-token="))).toBe(
+    expect(response.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token="))).toBe(
       true,
     )
   })

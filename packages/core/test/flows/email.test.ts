@@ -400,7 +400,7 @@ describe("following the link", () => {
     const link = linkIn(await mailbox.nextFor(address))
     await followLink(browser, path(link))
     expect((await browser.session())?.user?.email).toBe(address)
-    expect([...browser.cookies.keys()]).toContain("latch.session-token")
+    expect([...browser.cookies.keys()]).toContain("authjs.session-token")
   })
 
   it("discards a password set before the address was proven, keeps one set after (pre-hijacking)", async () => {
@@ -535,7 +535,7 @@ describe("following the link", () => {
     // The link was asked for elsewhere (the victim's own browser), not in this one.
     await requestLink(new Browser(config), victim)
     const link = linkIn(await mailbox.nextFor(victim))
-    browser.cookies.set("latch.session-token", "attacker-session")
+    browser.cookies.set("authjs.session-token", "attacker-session")
     const response = await followLink(browser, path(link))
     expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe(
       "AccountNotLinked",
@@ -554,13 +554,13 @@ describe("following the link", () => {
       userId: "other",
       expires: new Date(Date.now() + 60_000),
     })
-    browser.cookies.set("latch.session-token", "other-session")
+    browser.cookies.set("authjs.session-token", "other-session")
     await requestLink(browser, owner)
     const link = linkIn(await mailbox.nextFor(owner))
     const response = await followLink(browser, path(link))
     expect(response.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
     expect((await browser.session())?.user?.email).toBe(owner)
-    expect(browser.cookies.get("latch.session-token")).not.toBe("other-session")
+    expect(browser.cookies.get("authjs.session-token")).not.toBe("other-session")
     expect(adapter.sessions.has("other-session")).toBe(false)
     // The address's account belongs to its owner; the other user got nothing.
     expect([...adapter.accounts.values()].map((a) => [a.userId, a.providerAccountId])).toEqual([

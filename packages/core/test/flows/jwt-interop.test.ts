@@ -4,11 +4,11 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { decode, encode, getToken } from "../../src/jwt.js"
 import { ALICE, Browser, SECRET, testConfig } from "../helpers/request.js"
 
-const COOKIE = "latch.session-token"
-const SECURE_COOKIE = "__Secure-latch.session-token"
+const COOKIE = "authjs.session-token"
+const SECURE_COOKIE = "__Secure-authjs.session-token"
 const OTHER_SECRET = "another-secret-that-is-long-enough-000000"
 
-/** The session key, derived independently of Latch's code: HKDF-SHA-256, 64 bytes. */
+/** The session key as Auth.js derives it, independently of Latch's code: HKDF-SHA-256, 64 bytes. */
 async function deriveSessionKey(secret: string, salt: string): Promise<Uint8Array> {
   const encoder = new TextEncoder()
   const base = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [
@@ -19,7 +19,7 @@ async function deriveSessionKey(secret: string, salt: string): Promise<Uint8Arra
       name: "HKDF",
       hash: "SHA-256",
       salt: encoder.encode(salt),
-      info: encoder.encode(`Latch Generated Encryption Key (${salt})`),
+      info: encoder.encode(`Auth.js Generated Encryption Key (${salt})`),
     },
     base,
     512,
@@ -185,6 +185,40 @@ describe("encode and decode", () => {
       expect(await decode({ token, secret: SECRET, salt: COOKIE })).toBeNull()
     },
   )
+})
+
+describe("tokens of earlier Latch releases", () => {
+  /** The key earlier releases derived: the same HKDF with Latch's own info. */
+  async function legacyKey(salt: string): Promise<Uint8Array> {
+    const { hkdfSync } = await import("node:crypto")
+    const info = `Latch Generated Encryption Key (${salt})`
+    return new Uint8Array(hkdfSync("sha256", SECRET, salt, info, 64))
+  }
+  async function legacyToken(salt: string): Promise<string> {
+    return new EncryptJWT({ sub: "old" })
+      .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512" })
+      .setIssuedAt()
+      .setExpirationTime("1h")
+      .encrypt(await legacyKey(salt))
+  }
+
+  it("decode reads them; encode writes only Auth.js's format", async () => {
+    const salt = "latch.session-token"
+    expect(await decode({ token: await legacyToken(salt), secret: SECRET, salt })).toMatchObject({
+      sub: "old",
+    })
+    const fresh = await encode({ token: { sub: "new" }, secret: SECRET, salt })
+    await expect(jwtDecrypt(fresh, await legacyKey(salt))).rejects.toThrow()
+    expect((await jwtDecrypt(fresh, await deriveSessionKey(SECRET, salt))).payload.sub).toBe("new")
+  })
+
+  it("getToken finds the session cookie of an earlier release", async () => {
+    const token = await legacyToken("latch.session-token")
+    const request = new Request("http://localhost:3000/api", {
+      headers: { cookie: `latch.session-token=${token}` },
+    })
+    expect(await getToken({ req: request, secret: SECRET })).toMatchObject({ sub: "old" })
+  })
 })
 
 describe("getToken", () => {

@@ -20,9 +20,9 @@ import {
 import { Browser, ORIGIN, testConfig, writtenCookies } from "../helpers/request.js"
 
 const alice = ACCOUNTS.alice.claims
-const STATE = "latch.state"
-const PKCE = "latch.pkce.code_verifier"
-const NONCE = "latch.nonce"
+const STATE = "authjs.state"
+const PKCE = "authjs.pkce.code_verifier"
+const NONCE = "authjs.nonce"
 
 let op: OP
 /** A provider that does not require PKCE, for `checks: ["none"]`. */

@@ -98,7 +98,7 @@ describe("OAuth sign-in with an adapter", () => {
     const url = new URL(response.headers.get("location")!)
     expect(url.pathname).toBe("/auth/signin")
     expect(url.searchParams.get("error")).toBe("OAuthAccountNotLinked")
-    expect(browser.cookies.has("latch.session-token")).toBe(false)
+    expect(browser.cookies.has("authjs.session-token")).toBe(false)
     expect(adapter.accounts.size).toBe(0)
     expect(events.linkAccount).not.toHaveBeenCalled()
   })
@@ -160,7 +160,7 @@ describe("OAuth sign-in with an adapter", () => {
     const url = new URL(response.headers.get("location")!)
     expect(url.pathname).toBe("/auth/error")
     expect(url.searchParams.get("error")).toBe("Configuration")
-    expect(browser.cookies.has("latch.session-token")).toBe(false)
+    expect(browser.cookies.has("authjs.session-token")).toBe(false)
   })
 
   it("starts a database session for the stored user with the database strategy", async () => {
@@ -169,7 +169,7 @@ describe("OAuth sign-in with an adapter", () => {
     const [user] = [...adapter.users.values()]
     const [session] = [...adapter.sessions.values()]
     expect(session).toMatchObject({ userId: user!.id })
-    expect(storedTokenOf(browser.cookies.get("latch.session-token")!)).toBe(session!.sessionToken)
+    expect(storedTokenOf(browser.cookies.get("authjs.session-token")!)).toBe(session!.sessionToken)
     expect(await browser.session()).toMatchObject({
       user: { email: alice.email, name: alice.name },
     })

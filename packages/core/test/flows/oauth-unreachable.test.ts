@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import type { OAuthConfig, OIDCConfig } from "../../src/providers/index.js"
 import { Browser, ORIGIN, testConfig, writtenCookies } from "../helpers/request.js"
 
-const SESSION = "latch.session-token"
+const SESSION = "authjs.session-token"
 
 /** A TCP server on 127.0.0.1 that accepts connections, reads, and never answers. */
 async function silentServer() {
@@ -81,7 +81,7 @@ describe("a provider that cannot be reached", () => {
     expect(url.origin + url.pathname).toBe(`${ORIGIN}/auth/signin`)
     expect(url.searchParams.get("error")).toBe("OAuthSignin")
     // Nothing was started: no check cookies, no session.
-    expect(writtenCookies(response).filter((name) => name !== "latch.callback-url")).toEqual([])
+    expect(writtenCookies(response).filter((name) => name !== "authjs.callback-url")).toEqual([])
   })
 
   it("gives up on a discovery that never answers after the provider's timeout", async () => {

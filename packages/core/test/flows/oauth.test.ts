@@ -25,10 +25,10 @@ import {
   writtenCookies,
 } from "../helpers/request.js"
 
-const SESSION = "latch.session-token"
-const STATE = "latch.state"
-const PKCE = "latch.pkce.code_verifier"
-const NONCE = "latch.nonce"
+const SESSION = "authjs.session-token"
+const STATE = "authjs.state"
+const PKCE = "authjs.pkce.code_verifier"
+const NONCE = "authjs.nonce"
 const alice = ACCOUNTS.alice.claims
 
 let op: OP

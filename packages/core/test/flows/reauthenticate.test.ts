@@ -255,7 +255,7 @@ describe.each(["database", "jwt"] as const)("re-authentication (%s sessions)", (
       expires: new Date(Date.now() + 60_000),
     })
     const browser = new Browser(config)
-    browser.cookies.set("latch.session-token", token)
+    browser.cookies.set("authjs.session-token", token)
     const html = await (await browser.fetch("/auth/reauthenticate?callbackUrl=%2Fprofile")).text()
     expect(html).not.toContain('name="method"')
     expect(html).toMatch(

@@ -16,7 +16,7 @@ import { memoryAdapter, type MemoryAdapter } from "../helpers/memory-adapter.js"
 import { CLIENTS, login, startRotatingOP, type RotatingOP } from "../helpers/oidc-provider.js"
 import { Browser, ORIGIN, SECRET, testConfig } from "../helpers/request.js"
 
-const SESSION = "latch.session-token"
+const SESSION = "authjs.session-token"
 
 let op: RotatingOP
 

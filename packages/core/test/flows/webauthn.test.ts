@@ -16,7 +16,7 @@ import { ALICE, Browser, ORIGIN, SECRET, deletedCookies, setCookies } from "../h
 
 afterEach(() => vi.useRealTimers())
 
-const CHALLENGE_COOKIE = "latch.challenge"
+const CHALLENGE_COOKIE = "authjs.challenge"
 
 /** A credential id in the form it is stored: padded standard base64, as Auth.js stores it. */
 const stored = (id: string) => Buffer.from(id, "base64url").toString("base64")

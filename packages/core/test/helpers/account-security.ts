@@ -20,7 +20,7 @@ import { Browser, ORIGIN, SECRET } from "./request.js"
 /** Cheap scrypt parameters for tests. */
 export const FAST = { ln: 10, r: 8, p: 1 }
 export const PASSWORD = "correct horse battery"
-export const SESSION_COOKIE = "latch.session-token"
+export const SESSION_COOKIE = "authjs.session-token"
 export const PROOF_COOKIE = "latch.proof"
 
 /** A mail as the app sent it. */

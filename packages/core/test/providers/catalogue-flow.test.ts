@@ -17,7 +17,8 @@ let server: OAuthServer
 beforeAll(async () => {
   server = await startOAuthServer()
   await Promise.all(allCases.map((c) => prepare(c, server)))
-})
+  // Keys for every provider's server: seconds on a machine busy with other work.
+}, 60_000)
 afterAll(async () => {
   await Promise.all([server?.stop(), stopAll()])
 })

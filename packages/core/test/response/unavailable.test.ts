@@ -13,7 +13,7 @@ import type { AuthConfig } from "../../src/types.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
 import { ALICE, Browser, ORIGIN, setCookies, testConfig } from "../helpers/request.js"
 
-const SESSION = "latch.session-token"
+const SESSION = "authjs.session-token"
 
 function setup(extra: Partial<AuthConfig> = {}) {
   const adapter = memoryAdapter()

@@ -19,7 +19,7 @@ import {
   type WatchedAdapter,
 } from "../helpers/watched-adapter.js"
 
-const SESSION = "latch.session-token"
+const SESSION = "authjs.session-token"
 const DAY = 24 * 60 * 60
 const opened: WatchedAdapter[] = []
 

@@ -10,7 +10,7 @@ import type { AuthConfig } from "../../src/types.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
 import { ALICE, Browser, ORIGIN, storedTokenOf, testConfig } from "../helpers/request.js"
 
-const SESSION = "latch.session-token"
+const SESSION = "authjs.session-token"
 const inADay = () => new Date(Date.now() + 24 * 3600 * 1000)
 
 function setup(session: AuthConfig["session"] = {}) {

@@ -11,7 +11,7 @@ import { memoryAdapter } from "../helpers/memory-adapter.js"
 import { ALICE, Browser, ORIGIN, storedTokenOf, testConfig } from "../helpers/request.js"
 import { sharedDatabase } from "../helpers/watched-adapter.js"
 
-const SESSION = "latch.session-token"
+const SESSION = "authjs.session-token"
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
 const SAFARI_IOS =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"

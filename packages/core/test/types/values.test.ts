@@ -106,20 +106,22 @@ describe("jwt", () => {
     const token = await encode({
       token: { sub: "u1" },
       secret: SECRET,
-      salt: "latch.session-token",
+      salt: "authjs.session-token",
     })
     const logger = { debug: vi.fn(), error: vi.fn(), warn: vi.fn() }
     const found = await getToken({
-      req: new Request("http://localhost", { headers: { cookie: `latch.session-token=${token}` } }),
+      req: new Request("http://localhost", {
+        headers: { cookie: `authjs.session-token=${token}` },
+      }),
       secret: SECRET,
       logger,
     })
     expect(found?.sub).toBe("u1")
-    expect(logger.debug).toHaveBeenCalledWith(expect.stringContaining("latch.session-token"))
+    expect(logger.debug).toHaveBeenCalledWith(expect.stringContaining("authjs.session-token"))
 
     logger.debug.mockClear()
     const garbled = await getToken({
-      req: new Request("http://localhost", { headers: { cookie: "latch.session-token=garbled" } }),
+      req: new Request("http://localhost", { headers: { cookie: "authjs.session-token=garbled" } }),
       secret: SECRET,
       logger,
     })
@@ -149,10 +151,10 @@ describe("jwt", () => {
     const token = await encode({
       token: { sub: "u1" },
       secret: SECRET,
-      salt: "latch.session-token",
+      salt: "authjs.session-token",
     })
     const req = new Request("http://localhost", {
-      headers: { cookie: `latch.session-token=${token}` },
+      headers: { cookie: `authjs.session-token=${token}` },
     })
     const raw: string = await getToken({ req, secret: SECRET, raw: true })
     expect(raw).toBe(token)

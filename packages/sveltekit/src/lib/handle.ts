@@ -105,6 +105,14 @@ export function createHandle(input: SvelteKitAuthConfigInput): Handle {
     if (!isUnder(event.url.pathname, authBase)) {
       event.locals.auth = event.locals.getSession = createLocalsAuth(event, config)
       rememberConfig(event, config)
+      // A session under an earlier release's cookie name is moved to the current name before the
+      // page runs, so that a route of the app that signs out by deleting the current cookie ends it.
+      if (event.request.headers.get("cookie")?.includes("latch.session-token")) {
+        return event.locals
+          .auth()
+          .then(() => resolve(event))
+          .catch(answerUnavailable)
+      }
       const response = resolve(event)
       return response instanceof Response ? response : response.catch(answerUnavailable)
     }

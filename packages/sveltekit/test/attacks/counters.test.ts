@@ -21,7 +21,7 @@ import Passkey from "../../src/lib/providers/passkey.js"
 import { ALICE, testConfig } from "../helpers/config.js"
 import { Browser, ORIGIN, createEvent } from "../helpers/event.js"
 
-const CHALLENGE_COOKIE = "latch.challenge"
+const CHALLENGE_COOKIE = "authjs.challenge"
 type Strategy = "database" | "jwt"
 
 /** A memory adapter without `incrementCounter`: counts fall back to the process's memory. */
@@ -148,7 +148,7 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
       type: "WebAuthnVerificationError",
       code: "replay",
     })
-    const session = event.cookies.writes.filter((write) => write.name === "latch.session-token")
+    const session = event.cookies.writes.filter((write) => write.name === "authjs.session-token")
     expect(session).toEqual([])
   })
 })

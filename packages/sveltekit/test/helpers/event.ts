@@ -9,8 +9,8 @@ import { formOf } from "../../../core/test/helpers/continue-page.js"
 
 export const ORIGIN = "http://localhost:5173"
 export const SECRET = "sveltekit-test-secret-long-enough-0123456789"
-export const SESSION_COOKIE = "latch.session-token"
-export const CSRF_COOKIE = "latch.csrf-token"
+export const SESSION_COOKIE = "authjs.session-token"
+export const CSRF_COOKIE = "authjs.csrf-token"
 
 /** One call to `cookies.set` or `cookies.delete`. */
 export interface CookieWrite {
