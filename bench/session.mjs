@@ -49,7 +49,7 @@ async function deriveKey() {
         name: "HKDF",
         hash: "SHA-256",
         salt: encoder.encode(COOKIE_NAME),
-        info: encoder.encode(`Latch Generated Encryption Key (${COOKIE_NAME})`),
+        info: encoder.encode(`Auth.js Generated Encryption Key (${COOKIE_NAME})`),
       },
       ikm,
       512,
@@ -175,7 +175,7 @@ What is measured (\`bench/session.mjs\`): a user signs in through Latch's creden
 (\`GET /auth/csrf\`, then a form-encoded \`POST /auth/callback/credentials\`, cookies carried over),
 which yields an encrypted JWT session cookie (JWE, \`dir\` + \`A256CBC-HS512\`). The **floor** is one
 bare \`jose.jwtDecrypt(token, key)\` of that very token, with the 64-byte key Latch derives
-(HKDF-SHA-256 with Web Crypto; ikm the secret, salt \`${COOKIE_NAME}\`, info \`Latch Generated
+(HKDF-SHA-256 with Web Crypto; ikm the secret, salt \`${COOKIE_NAME}\`, info \`Auth.js Generated
 Encryption Key (${COOKIE_NAME})\`) derived once by the benchmark itself and passed as a cached
 \`Uint8Array\`. It is the least any library must do to read that cookie with jose. **latch** builds
 \`new Request("${ORIGIN}/auth/session", { headers: { cookie } })\`, calls \`Auth(request, config)\`
