@@ -7,7 +7,9 @@
 //
 //   node scripts/pack-check.mjs              SvelteKit 2 on this Node.js
 //   node scripts/pack-check.mjs --kit floor  the lowest versions @latch/sveltekit's peer ranges
-//                                            allow (SvelteKit 2.26.0, Svelte 5.0.0)
+//                                            allow (SvelteKit 2.13.0 with Svelte 5.0.0), then
+//                                            the same app on the lowest Svelte 4 they allow
+//                                            (4.0.0: the server side and the client helpers)
 //   node scripts/pack-check.mjs --kit 3 --node 22
 //                                            SvelteKit 3 on Node.js 22 (installed from the npm
 //                                            registry's `node` package when this is not 22)
@@ -15,7 +17,7 @@
 //
 // The packages must be built (`pnpm run build`).
 import assert from "node:assert/strict"
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs"
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { parseArgs } from "node:util"
 import {
@@ -48,24 +50,48 @@ const workspaceKit = JSON.parse(
   readFileSync(join(root, "packages/sveltekit/package.json"), "utf8"),
 ).devDependencies
 
+const peers = JSON.parse(
+  readFileSync(join(root, "packages/sveltekit/package.json"), "utf8"),
+).peerDependencies
+
+/** The lowest version a peer range allows within `major` ("^2.13.0 || ^3.0.0", 2 → "2.13.0"). */
+function lowest(range, major) {
+  const floors = range.split("||").map((part) => /^\s*\^?(\d+\.\d+\.\d+)\s*$/.exec(part)?.[1])
+  const floor = floors.find((version) => version?.split(".")[0] === String(major))
+  if (!floor) throw new Error(`no plain ^${major}.x.y in the peer range ${range}`)
+  return floor
+}
+
 /**
- * The lowest @sveltejs/kit and svelte that @latch/sveltekit's peer ranges allow, exactly; the
- * tools around them (Vite, vite-plugin-svelte, adapter-node, svelte-check) at the ranges the
- * workspace develops against, which those versions accept.
+ * The lowest @sveltejs/kit 2 and svelte 5 that @latch/sveltekit's peer ranges allow, exactly,
+ * and the tools around them pinned to releases those accept. SvelteKit 2.13 takes Vite 5 or 6
+ * and vite-plugin-svelte 3 to 5; vite-plugin-svelte 4, the first for Svelte 5, runs on Vite 5:
+ * the oldest pipeline a Svelte 5 app can have (and the one on which SvelteKit 2.12, the first
+ * with `$app/state`, gave the server the browser's `page`). Pinned rather than ranges, so that a
+ * later release (a new adapter-node 5 asking for a newer SvelteKit) cannot change what is
+ * checked. adapter-node 5 asks for SvelteKit ^2.4; svelte-check 4 takes Svelte 4 and 5.
  */
 function floorDependencies() {
-  const peers = JSON.parse(
-    readFileSync(join(root, "packages/sveltekit/package.json"), "utf8"),
-  ).peerDependencies
-  const lowest = (range) => /^\^?(\d+\.\d+\.\d+)/.exec(range)?.[1]
   return {
-    "@sveltejs/adapter-node": workspaceKit["@sveltejs/adapter-node"],
-    "@sveltejs/kit": lowest(peers["@sveltejs/kit"]),
-    "@sveltejs/vite-plugin-svelte": workspaceKit["@sveltejs/vite-plugin-svelte"],
-    svelte: lowest(peers.svelte),
-    "svelte-check": workspaceKit["svelte-check"],
+    "@sveltejs/adapter-node": "5.5.7",
+    "@sveltejs/kit": lowest(peers["@sveltejs/kit"], 2),
+    "@sveltejs/vite-plugin-svelte": "4.0.4",
+    svelte: lowest(peers.svelte, 5),
+    "svelte-check": "4.7.8",
     typescript: workspaceKit.typescript,
-    vite: workspaceKit.vite,
+    vite: "5.4.21",
+  }
+}
+
+/**
+ * The same app on the lowest Svelte 4 the peer range allows: vite-plugin-svelte 3, the last
+ * major for Svelte 4 (it needs Vite 5).
+ */
+function svelte4Dependencies() {
+  return {
+    ...floorDependencies(),
+    "@sveltejs/vite-plugin-svelte": "3.1.2",
+    svelte: lowest(peers.svelte, 4),
   }
 }
 
@@ -100,7 +126,7 @@ const registryDependencies =
 const USER = { username: "alice", password: "wonderland", name: "Alice Liddell" }
 /** The app lives under `paths.base`, which Latch's hook, form actions and components honour. */
 const BASE = "/app"
-/** Remote functions came in SvelteKit 2.27: the floor (2.26) has none. */
+/** Remote functions came in SvelteKit 2.27: the floor (2.13) has none. */
 const REMOTE = kit !== "floor"
 
 /**
@@ -108,7 +134,7 @@ const REMOTE = kit !== "floor"
  * gone), and adapter-node 6 takes the public origin from `paths.origin` at build time (its
  * `ORIGIN` variable is gone).
  */
-function appFiles(tarballs, origin) {
+function appFiles(tarballs, origin, dependencies = registryDependencies) {
   const files = {
     "package.json": JSON.stringify(
       {
@@ -120,7 +146,7 @@ function appFiles(tarballs, origin) {
           "@latch/core": `file:${tarballs["@latch/core"]}`,
           "@latch/sveltekit": `file:${tarballs["@latch/sveltekit"]}`,
         },
-        devDependencies: registryDependencies,
+        devDependencies: dependencies,
       },
       null,
       2,
@@ -322,6 +348,65 @@ export default defineConfig({
 `
   }
   return files
+}
+
+/**
+ * The app written for Svelte 4, with what Latch offers there: the server side and the client
+ * helpers. No runes, so `data` and `form` props, slots, and the session from the layout's data
+ * (`@latch/sveltekit/session` is written with runes); no Latch components, so forms of its own
+ * posting to the same actions, with the same fields and markup, so that the same flows check
+ * them. (The components use SvelteKit's `use:enhance`, whose module, from SvelteKit 2.12 on,
+ * fails server rendering under Svelte 4 in a production build.) A page calls the client helpers,
+ * which the build must bundle; they import nothing of Svelte.
+ */
+function svelte4Files(tarballs, origin) {
+  return {
+    ...appFiles(tarballs, origin, svelte4Dependencies()),
+    "src/routes/+layout.svelte": `<script lang="ts">
+  export let data
+</script>
+
+<p id="header">{data.session ? "authenticated" : "unauthenticated"}:{data.session?.user?.name ?? ""}</p>
+<slot />
+`,
+    "src/routes/signin/+page.svelte": `<script lang="ts">
+  export let data
+  export let form
+</script>
+
+<h1>Sign in</h1>
+{#if form?.code}
+  <p id="error">Wrong username or password ({form.code})</p>
+{/if}
+<form method="POST" action="${BASE}/signin">
+  <input type="hidden" name="providerId" value="credentials" />
+  <input type="hidden" name="redirectTo" value={data.callbackUrl} />
+  <input name="username" autocomplete="username" />
+  <input name="password" type="password" autocomplete="current-password" />
+  <button type="submit">Sign in</button>
+</form>
+`,
+    "src/routes/protected/+page.svelte": `<script lang="ts">
+  export let data
+</script>
+
+<p id="user">Signed in as {data.name}</p>
+<form method="POST" action="${BASE}/signout"><button type="submit">Sign out</button></form>
+`,
+    "src/routes/client/+page.svelte": `<script lang="ts">
+  import { getSession, signIn, signOut } from "@latch/sveltekit/client"
+
+  let name = ""
+  async function refresh() {
+    name = (await getSession())?.user?.name ?? ""
+  }
+</script>
+
+<button on:click={() => signIn("credentials", { username: "alice", redirectTo: "${BASE}/protected" })}>Sign in</button>
+<button on:click={() => signOut({ redirectTo: "${BASE}/" })}>Sign out</button>
+<button on:click={refresh}>{name || "Who am I?"}</button>
+`,
+  }
 }
 
 /** A browser, as far as sign-in goes: a cookie jar, `Origin` on POSTs, no automatic redirects. */
@@ -556,9 +641,46 @@ async function main() {
   const secret = /^AUTH_SECRET=([A-Za-z0-9_-]{44})$/.exec(secretLine.split("\n").at(-1))?.[1]
   assert.ok(secret, `latch secret printed ${secretLine}`)
 
-  step(`svelte-check and vite build (SvelteKit ${installed})`)
+  await checkApp({ app, node, origin, port, secret })
+  let seconds = Math.round((Date.now() - started) / 1000)
+  console.log(
+    `✓ a SvelteKit ${installed} app (Svelte ${version("svelte")}) on Node.js ${nodeVersion} installs the packed packages and signs in (${seconds} s)`,
+  )
+  if (kit !== "floor") return
+
+  // The same app on Svelte 4, in the same directory: npm swaps Svelte and vite-plugin-svelte.
+  const svelte4Started = Date.now()
+  for (const dir of [".svelte-kit", "build"]) {
+    rmSync(join(app, dir), { recursive: true, force: true })
+  }
+  for (const [file, content] of Object.entries(svelte4Files(tarballs, origin))) {
+    mkdirSync(dirname(join(app, file)), { recursive: true })
+    writeFileSync(join(app, file), content)
+  }
+  step(`installing Svelte ${svelte4Dependencies().svelte} in the same app with npm`)
+  await npmInstall(app, node)
+  for (const [name, wanted] of Object.entries(svelte4Dependencies())) {
+    if (name !== "typescript") assert.equal(version(name), wanted, `${name} for the Svelte 4 app`)
+  }
+  await checkApp({ app, node, origin, port, secret }, async () => {
+    await signInFlows(origin)
+    const page = await fetch(`${origin}${BASE}/client`)
+    assert.equal(page.status, 200, "GET /client, a page calling the client helpers")
+  })
+  seconds = Math.round((Date.now() - svelte4Started) / 1000)
+  console.log(
+    `✓ the same app on Svelte ${version("svelte")} (SvelteKit ${version("@sveltejs/kit")}) signs in: the server side and the client helpers (${seconds} s)`,
+  )
+}
+
+/** svelte-check, `vite build`, the built app started on `origin`, and the sign-in flows. */
+async function checkApp({ app, node, origin, port, secret }, flows = () => signInFlows(origin)) {
   const env = nodeEnv(node)
   const bin = (name) => join(app, "node_modules/.bin", name)
+  const installed = JSON.parse(
+    readFileSync(join(app, "node_modules/@sveltejs/kit/package.json"), "utf8"),
+  ).version
+  step(`svelte-check and vite build (SvelteKit ${installed})`)
   await exec(bin("svelte-kit"), ["sync"], { cwd: app, env })
   const checked = await exec(bin("svelte-check"), ["--fail-on-warnings"], { cwd: app, env })
   assert.match(checked, /0 errors and 0 warnings/)
@@ -585,17 +707,13 @@ async function main() {
       if (Date.now() > deadline) throw new Error(`the app did not start:\n${server.output}`)
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
-    await signInFlows(origin)
+    await flows()
   } catch (error) {
     if (server.output) console.error(`the app's output:\n${server.output}`)
     throw error
   } finally {
     await stop(server)
   }
-  const seconds = Math.round((Date.now() - started) / 1000)
-  console.log(
-    `✓ a SvelteKit ${installed} app (Svelte ${version("svelte")}) on Node.js ${nodeVersion} installs the packed packages and signs in (${seconds} s)`,
-  )
 }
 
 await main()

@@ -2,8 +2,8 @@
 // builds, then runs every check and test suite: lint, types, the published packages' manifests
 // and types (publint, attw), unit and integration tests of each package (the adapter's against
 // PGlite and a throwaway PostgreSQL cluster), the packed packages installed with npm in fresh
-// SvelteKit apps outside the workspace (SvelteKit 2; SvelteKit 2.26.0 with Svelte 5.14.3, the
-// lowest the peer ranges allow; SvelteKit 3 on Node.js 22, with @latch/sveltekit's tests run
+// SvelteKit apps outside the workspace (SvelteKit 2; SvelteKit 2.13.0 with Svelte 5.0.0, then
+// Svelte 4.0.0, the lowest the peer ranges allow; SvelteKit 3 on Node.js 22, with @latch/sveltekit's tests run
 // against it too), and the end-to-end tests in a real Chromium.
 import { existsSync, readdirSync } from "node:fs"
 import { has, install, run } from "./lib.mjs"

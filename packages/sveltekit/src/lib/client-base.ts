@@ -1,6 +1,6 @@
 /** Where the actions live for the browser helpers: `paths.base` + the server's `basePath`. */
-import { resolve } from "$app/paths"
+import { rootPath } from "./root-path.js"
 
-// `resolve("/")` is `paths.base` + "/" in the browser (SvelteKit 3 no longer exports `base`).
+// `rootPath()` is `paths.base` + "/" in the browser.
 export const actionsBase = (basePath?: string): string =>
-  `${resolve("/", {}).slice(0, -1)}${basePath ?? "/auth"}`
+  `${rootPath().slice(0, -1)}${basePath ?? "/auth"}`

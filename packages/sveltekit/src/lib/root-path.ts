@@ -1,0 +1,19 @@
+/**
+ * `paths.base` + "/" as `$app/paths` tells it, on every SvelteKit this package supports:
+ * `resolve("/")` where there is one (SvelteKit ≥ 2.26, and 3, whose `$app/paths` no longer
+ * exports `base`), else `base + "/"`. Both name the same path; both are relative to the page
+ * ("./", "../") on the server while a page renders with `paths.relative` (the default).
+ */
+import * as paths from "$app/paths"
+
+// Read through the module's namespace object: a named import of an export the installed
+// SvelteKit lacks fails the app's build, a missing property is `undefined`.
+const appPaths = paths as unknown as {
+  resolve?: (path: "/", params: Record<string, string>) => string
+  base?: string
+}
+
+/** `paths.base` + "/", e.g. "/" or "/app/" (or "./", "../" while a page renders). */
+export function rootPath(): string {
+  return appPaths.resolve ? appPaths.resolve("/", {}) : `${appPaths.base ?? ""}/`
+}
