@@ -1,5 +1,5 @@
 /** Default callbacks and options; nothing else lives here. */
-import type { CallbacksOptions } from "../types.js"
+import type { CallbacksOptions, Session, SessionCallbackParams, User } from "../types.js"
 
 /** The default `redirect` callback: only URLs of the site's own origin; anything else → home. */
 export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
@@ -15,13 +15,30 @@ export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string
   return baseUrl
 }
 
+/**
+ * The default `session` callback: the user's name, email and image, and the expiry as an ISO
+ * string (a database session's is a `Date`) — nothing else of the stored user or session. A
+ * refused provider refresh (`error: "RefreshTokenError"`) is kept.
+ */
+function defaultSession({ session }: SessionCallbackParams): Session {
+  const { user, expires, error } = session as {
+    user?: User
+    expires: Date | string
+    error?: string
+  }
+  return {
+    user: { name: user?.name, email: user?.email, image: user?.image },
+    expires: expires instanceof Date ? expires.toISOString() : expires,
+    ...(error === undefined ? {} : { error }),
+  }
+}
+
 /** The default callbacks. */
 export const defaultCallbacks: CallbacksOptions = {
   signIn: () => true,
   redirect: defaultRedirect,
   jwt: ({ token }) => token,
-  // The session handed to this callback already holds only name, email and image.
-  session: ({ session }) => session,
+  session: defaultSession,
 }
 
 /** Session lifetime, in seconds. */

@@ -52,11 +52,13 @@ export type SignInOutcome = { redirect: string }
 async function allowSignIn(ctx: ActionContext, identity: Identity): Promise<true | string> {
   let verdict: boolean | string
   try {
+    // As Auth.js calls it: `profile` for OAuth, `credentials` for credentials, each only there.
+    const { user, account, profile, credentials } = identity
     verdict = await ctx.config.callbacks.signIn({
-      user: identity.user,
-      account: identity.account,
-      profile: identity.profile,
-      credentials: identity.credentials,
+      user,
+      account,
+      ...(profile === undefined ? {} : { profile }),
+      ...(credentials === undefined ? {} : { credentials }),
     })
   } catch (error) {
     const message = error instanceof Error ? error.message : "The signIn callback threw"
@@ -180,11 +182,12 @@ export async function startSession(
   }
   let token: JWT | null
   try {
+    // As Auth.js calls it: `profile` only for OAuth sign-ins, which have one.
     token = await ctx.config.callbacks.jwt({
       token: defaultToken,
       user,
       account,
-      profile,
+      ...(profile === undefined ? {} : { profile }),
       isNewUser,
       trigger: isNewUser ? "signUp" : "signIn",
     })

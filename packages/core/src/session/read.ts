@@ -5,7 +5,7 @@
 import type { ActionContext } from "../actions/context.js"
 import { JWTSessionError } from "../errors.js"
 import type { JWT } from "../jwt.js"
-import type { Session, SessionCallbackParams, User } from "../types.js"
+import type { JWTCallbackParams, Session, SessionCallbackParams } from "../types.js"
 import { isUnavailable } from "../response/unavailable.js"
 import { readDatabaseSession } from "./database-strategy.js"
 import { emitEvent } from "./events.js"
@@ -34,6 +34,21 @@ function sessionOf(token: JWT, expires: Date): Session {
     expires: expires.toISOString(),
     ...(token.error === "RefreshTokenError" ? { error: token.error } : {}),
   }
+}
+
+/**
+ * The session as clients get it: the `session` callback's result as JSON carries it (a `Date`
+ * becomes its ISO string, an `undefined` field is left out), so that `getSession` answers what
+ * `GET {basePath}/session` does. A database session's token is left out: page scripts never
+ * read it (every other field the callback returns is kept).
+ */
+function asJSON(result: unknown, { withoutToken }: { withoutToken: boolean }): Session | null {
+  if (result === null || result === undefined) return null
+  const json: unknown = JSON.parse(JSON.stringify(result))
+  if (withoutToken && json !== null && typeof json === "object" && !Array.isArray(json)) {
+    delete (json as Record<string, unknown>).sessionToken
+  }
+  return json as Session
 }
 
 /** Whether the cookie is due for re-issue: `updateAge` seconds after it was issued. */
@@ -71,40 +86,25 @@ async function readFromDatabase(
   try {
     const found = await readDatabaseSession(ctx)
     if (!found) return null
-    const { session: stored, user } = found
-    const base: Session = {
-      user: { name: user.name, email: user.email, image: user.image },
-      expires: stored.expires.toISOString(),
-    }
+    // As Auth.js gives it: the stored session with the whole stored user (one object, also
+    // `user`), `expires` a `Date`. Copies: a callback that changes them changes no cached read.
+    const user = { ...found.user }
+    const given: Record<string, unknown> = { ...found.session, user }
     // Providers with `refresh` on: their tokens live on the user's accounts.
     if (anyRefreshingProvider(ctx.config)) {
       const { refreshAccounts } = await import("./refresh.js")
       const { error } = await refreshAccounts(ctx, user.id)
-      if (error) base.error = error
+      if (error) given.error = error
     }
     // The parameters are typed per strategy, as a union the caller narrows; this is "database".
     const result: unknown = await ctx.config.callbacks.session({
-      // The callback may read the stored session; its own expiry is the ISO string.
-      session: { ...stored, ...base } as unknown as Session & typeof stored,
+      session: given,
       user,
-      ...(update ? { trigger: "update" as const, newSession: update.data } : {}),
+      newSession: update?.data,
+      ...(update ? { trigger: "update" as const } : {}),
     } as unknown as SessionCallbackParams)
-    // The stored session's fields (its token above all, and Latch's id and device fields) never
-    // reach the client by default: the callback may copy what it wants to show.
-    const {
-      sessionToken: _token,
-      userId: _userId,
-      id: _id,
-      userAgent: _userAgent,
-      clientAddress: _clientAddress,
-      createdAt: _createdAt,
-      lastSeenAt: _lastSeenAt,
-      ...exposed
-    } = result as Record<string, unknown>
-    if (exposed.expires instanceof Date) exposed.expires = exposed.expires.toISOString()
-    const session = exposed as unknown as Session
-    await emitEvent(ctx, "session", { session, token: undefined as never })
-    return session
+    await emitEvent(ctx, "session", { session: result } as { session: Session; token: JWT })
+    return asJSON(result, { withoutToken: true })
   } catch (error) {
     if (isUnavailable(error)) throw error
     ctx.logger.error(error instanceof Error ? error : new Error(String(error)))
@@ -133,16 +133,19 @@ export async function readJWT(
   const current = (refreshed?.token ?? token) as JWT
   const before =
     ctx.config.defaultJWTCallback || update || refreshed ? undefined : JSON.stringify(token)
+  // As Auth.js calls it on a read: `{ token, session }`, with `trigger: "update"` on an update.
+  // Only Latch's provider-token refresh adds to it: the new tokens as `account`, and
+  // `trigger: "refresh"` when the read is no update.
   const next = await ctx.config.callbacks.jwt({
     token: current,
-    user: undefined as unknown as User,
-    account: refreshed?.account ?? null,
     ...(update
-      ? { trigger: "update" as const, session: update.data }
+      ? { trigger: "update" as const }
       : refreshed?.account
         ? { trigger: "refresh" as const }
         : {}),
-  })
+    session: update?.data,
+    ...(refreshed?.account ? { account: refreshed.account } : {}),
+  } as JWTCallbackParams)
   if (!next) {
     clearSessionToken(ctx)
     return null
@@ -166,13 +169,15 @@ async function readFromJWT(
     const read = await readJWT(ctx, update)
     if (!read) return null
     const { token: next, expires } = read
-    const session = (await callbacks.session({
+    // Auth.js passes `{ session, token }` alone; Latch adds the update's `trigger` and
+    // `newSession`, as a database session's callback gets them.
+    const result: unknown = await callbacks.session({
       session: sessionOf(next, expires),
       token: next,
       ...(update ? { trigger: "update" as const, newSession: update.data } : {}),
-    } as unknown as SessionCallbackParams)) as Session
-    await emitEvent(ctx, "session", { session, token: next })
-    return session
+    } as unknown as SessionCallbackParams)
+    await emitEvent(ctx, "session", { session: result as Session, token: next })
+    return asJSON(result, { withoutToken: false })
   } catch (error) {
     ctx.logger.error(
       new JWTSessionError("Reading the session failed in a callback", { cause: error }),
