@@ -24,6 +24,7 @@ import { AuthError, ReauthenticationRequired } from "./errors.js"
 import { raw } from "./markers.js"
 import { resolveOrigin } from "./request/host.js"
 import { parseRequest } from "./request/parse.js"
+import { isAppError } from "./response/app-error.js"
 import { errorToResponse } from "./response/from-error.js"
 import { toResponse } from "./response/to-response.js"
 import { isUnavailable } from "./response/unavailable.js"
@@ -103,8 +104,9 @@ async function handle(
     return withCookies(await run(ctx), ctx.cookies)
   } catch (error) {
     // Integrations running a flow server-side (form actions) get the user's own errors
-    // (a refused password, an expired form) thrown, to show them inline.
-    if (isRaw && error instanceof AuthError && error.kind === "signIn") {
+    // (a refused password, an expired form) and the app's own error classes thrown, to show
+    // them inline.
+    if (isRaw && error instanceof AuthError && (error.kind === "signIn" || isAppError(error))) {
       // Where the step is, for the integration to send the user there (a form action's 303).
       if (error instanceof ReauthenticationRequired && ctx)
         error.url = reauthenticationUrl(ctx, await resolveCallbackUrl(ctx), error.code)

@@ -1,6 +1,6 @@
 import { isRedirect } from "@sveltejs/kit"
 import { afterEach, describe, expect, it } from "vitest"
-import { CredentialsSignin, SvelteKitAuth } from "../src/lib/index.js"
+import { AuthError, CredentialsSignin, SvelteKitAuth } from "../src/lib/index.js"
 import Credentials from "../src/lib/providers/credentials.js"
 import { testConfig } from "./helpers/config.js"
 import {
@@ -151,6 +151,48 @@ describe("signIn form action", () => {
     const error = await thrown(signIn(formEvent("/signin", credentials)))
     expect(error).toBeInstanceOf(CredentialsSignin)
     expect((error as CredentialsSignin).code).toBe("invalid_code")
+  })
+
+  it("throws an error of the app's own AuthError class from authorize, as Auth.js does", async () => {
+    // The app's form action catches it and answers `fail(400, { message })`.
+    class AccountLocked extends AuthError {
+      static override type = "AccountLocked"
+    }
+    const { signIn } = SvelteKitAuth(
+      testConfig({
+        providers: [
+          Credentials({
+            authorize: () => {
+              throw new AccountLocked("This account is locked")
+            },
+          }),
+        ],
+      }),
+    )
+    const event = formEvent("/signin", credentials)
+    const error = await thrown(signIn(event))
+    expect(isRedirect(error)).toBe(false)
+    expect(error).toBeInstanceOf(AccountLocked)
+    expect((error as AccountLocked).message).toBe("This account is locked")
+    expect(sessionSets(event)).toHaveLength(0)
+  })
+
+  it("still sends Latch's own server errors to the error page with their code", async () => {
+    const { signIn } = SvelteKitAuth(
+      testConfig({
+        providers: [
+          Credentials({
+            authorize: () => {
+              throw new Error("the database is on fire")
+            },
+          }),
+        ],
+      }),
+    )
+    const { status, url } = await redirected(signIn(formEvent("/signin", credentials)))
+    expect(status).toBe(303)
+    expect(url.pathname).toBe("/auth/error")
+    expect(url.searchParams.get("error")).toBe("Configuration")
   })
 
   it("sends a form without providerId to the sign-in page with the callbackUrl", async () => {

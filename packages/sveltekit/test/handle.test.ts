@@ -194,6 +194,15 @@ describe("handle: locals.auth()", () => {
     expect(counter.calls).toBe(0)
   })
 
+  it("reads a session callback's empty object as no session, as Auth.js does", async () => {
+    const { browser } = await signedIn({ callbacks: { session: () => ({}) as never } })
+    let session: unknown = "unread"
+    await browser.fetch("/", {}, async (event) => {
+      session = await event.locals.auth()
+    })
+    expect(session).toBeNull()
+  })
+
   it("reads an invalid cookie as no session", async () => {
     const { handle } = SvelteKitAuth(testConfig())
     const browser = new Browser(handle)

@@ -12,7 +12,7 @@ import { InvalidProvider, MethodNotAllowed } from "../errors.js"
 import { finishCredentials } from "../flows/credentials.js"
 import { redirectTo } from "../response/redirect.js"
 import { verifyCSRF } from "../security/csrf.js"
-import { resolveCallbackUrl } from "../security/redirect.js"
+import { forgetCallbackUrl, resolveCallbackUrl } from "../security/redirect.js"
 import { establishSession } from "../session/establish.js"
 import type { CredentialsConfig, OAuthProviderConfig } from "../providers/index.js"
 import type { WebAuthnConfig } from "../providers/webauthn.js"
@@ -74,6 +74,7 @@ async function oauthCallback(
   const outcome = await finishOAuth(ctx, provider)
   if ("redirect" in outcome) return { status: outcome.status, redirect: outcome.redirect }
   const callbackUrl = await resolveCallbackUrl(ctx)
+  forgetCallbackUrl(ctx)
   const { redirect } = await establishSession(ctx, outcome.identity, callbackUrl, {
     allowEmailLinking: provider.allowDangerousEmailAccountLinking === true,
   })

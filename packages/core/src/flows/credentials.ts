@@ -5,7 +5,7 @@
  * `authorize` is not called and the refusal has `code = "rate_limited"`.
  */
 import type { ActionContext } from "../actions/context.js"
-import { CallbackRouteError, CredentialsSignin } from "../errors.js"
+import { AuthError, CallbackRouteError, CredentialsSignin } from "../errors.js"
 import type { CredentialsConfig } from "../providers/index.js"
 import type { Identity } from "../session/establish.js"
 import { admitAttempt } from "./credentials/rate-limit.js"
@@ -34,7 +34,8 @@ export async function finishCredentials(
     try {
       user = await provider.authorize(credentials, ctx.request.request)
     } catch (error) {
-      if (error instanceof CredentialsSignin) throw error
+      // A refusal, or an error of the app's own `AuthError` class (for its form action to show).
+      if (error instanceof AuthError) throw error
       // Anything else is the server's fault: its message stays in the log. The attempt stays
       // counted: an error an attacker can provoke must not give attempts back.
       throw new CallbackRouteError(`authorize of provider "${provider.id}" threw`, { cause: error })

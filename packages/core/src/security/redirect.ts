@@ -31,8 +31,17 @@ export async function resolveCallbackUrl(ctx: ActionContext): Promise<string> {
   return ctx.origin
 }
 
-/** Remembers the callback URL for a flow that leaves the site and comes back (OAuth, email). */
+/** Remembers the callback URL for a flow that leaves the site and comes back (OAuth). */
 export function rememberCallbackUrl(ctx: ActionContext, url: string): void {
   const { name, options } = ctx.cookieOptions.callbackUrl
   ctx.cookies.set(name, url, options)
+}
+
+/**
+ * Forgets the remembered callback URL once the flow is back: a later request that names none
+ * (a sign-out) goes to the site's root, not to where an old sign-in went.
+ */
+export function forgetCallbackUrl(ctx: ActionContext): void {
+  const { name, options } = ctx.cookieOptions.callbackUrl
+  if (ctx.cookies.get(name) !== undefined) ctx.cookies.delete(name, options)
 }

@@ -406,6 +406,19 @@ describe("OAuth / OIDC code flow with a real provider", () => {
     expect(profile).not.toHaveProperty("nonce")
   })
 
+  it("remembers the callback URL across the round trip only: a later sign-out goes home", async () => {
+    const { config: cfg } = config([oidc()])
+    const browser = new Browser(cfg)
+    const back = await throughProvider(browser, { callbackUrl: "/dashboard" })
+    expect(browser.cookies.has("authjs.callback-url")).toBe(true)
+    const response = await browser.fetch(back)
+    await expectSignedIn(browser, response)
+    expect(browser.cookies.has("authjs.callback-url")).toBe(false)
+    const csrfToken = await browser.csrfToken()
+    const signOut = await browser.fetch("/auth/signout", { form: { csrfToken } })
+    expect(location(signOut)).toBe(`${ORIGIN}/`)
+  })
+
   it("signs in the account that logged in at the provider", async () => {
     const browser = new Browser(config([oidc()]).config)
     const back = await throughProvider(browser, {}, { account: "bob" })

@@ -61,7 +61,8 @@ export function createLocalsAuth(
     (session ??= getSession(event.request, config).then(
       ({ session, cookies }) => {
         applyCookies(event.cookies, cookies)
-        return session
+        // A `session` callback that answered an empty object means no session, as in Auth.js.
+        return session && Object.keys(session).length === 0 ? null : session
       },
       (error: unknown) => {
         // Core logged it (once per kind of failure, not once per request).
