@@ -1,6 +1,7 @@
-// The flows a browser goes through in the compat app, over HTTP: a cookie jar, `Origin` on POSTs,
-// no redirect followed automatically. Each step is recorded as status, redirect target and body,
-// normalized so that two servers on different ports with different random tokens compare equal.
+// The flows a browser goes through in the compat apps, over HTTP: a cookie jar, `Origin` on POSTs,
+// no redirect followed automatically. Each step is recorded as status, redirect target, the
+// cookies it set or deleted (their attributes, not their values) and body, normalized so that two
+// servers on different ports with different random tokens compare equal.
 import type { Mailbox } from "latch-mailbox"
 
 import {
@@ -14,6 +15,8 @@ export interface Step {
   step: string
   status?: number
   location?: string | null
+  /** Each cookie the response set or deleted, by name: `set` or `deleted` and its attributes. */
+  cookies?: Record<string, string>
   body?: unknown
   /** A step that could not run (a missing form, a failed request). */
   error?: string
@@ -79,14 +82,53 @@ export function normalizeJson(value: unknown, server: Server): unknown {
     const out: Record<string, unknown> = {}
     for (const key of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[key]
-      if (key === "expires" && typeof v === "string") out[key] = "<expires>"
-      else if (key === "csrfToken" || key === "challenge") out[key] = `<${key}>`
+      if (["expires", "emailVerified"].includes(key) && typeof v === "string") out[key] = `<${key}>`
+      else if (["csrfToken", "challenge", "sessionToken"].includes(key)) out[key] = `<${key}>`
       else out[key] = normalizeJson(v, server)
     }
     return out
   }
   if (typeof value === "string") return normalizeText(value, server)
   return value
+}
+
+/**
+ * A `Set-Cookie` line: its name and value, whether it deletes the cookie (an empty value, a
+ * `Max-Age` of 0 or less, an `Expires` in the past), and what the comparison sees of it: `set` or
+ * `deleted`, then `Path`, `Domain`, `HttpOnly`, `SameSite`, `Secure`, `Partitioned`, and whether
+ * `Max-Age` and `Expires` are there (not their values, which depend on the time).
+ */
+export function parseSetCookie(line: string) {
+  const [pair, ...parts] = line.split(";")
+  const name = pair!.slice(0, pair!.indexOf("=")).trim()
+  const value = pair!.slice(pair!.indexOf("=") + 1).trim()
+  const attributes = new Map<string, string>()
+  for (const part of parts) {
+    const at = part.indexOf("=")
+    const key = (at < 0 ? part : part.slice(0, at)).trim().toLowerCase()
+    if (key) attributes.set(key, at < 0 ? "" : part.slice(at + 1).trim())
+  }
+  const maxAge = attributes.get("max-age")
+  const expires = attributes.get("expires")
+  const deleted =
+    value === "" ||
+    (maxAge !== undefined && Number(maxAge) <= 0) ||
+    (expires !== undefined && new Date(expires).getTime() <= Date.now())
+  const shown = [deleted ? "deleted" : "set"]
+  if (attributes.has("path")) shown.push(`Path=${attributes.get("path")}`)
+  if (attributes.has("domain")) shown.push(`Domain=${attributes.get("domain")}`)
+  for (const [key, label] of [
+    ["httponly", "HttpOnly"],
+    ["samesite", "SameSite"],
+    ["secure", "Secure"],
+    ["partitioned", "Partitioned"],
+    ["max-age", "Max-Age"],
+    ["expires", "Expires"],
+  ] as const) {
+    if (!attributes.has(key)) continue
+    shown.push(key === "samesite" ? `${label}=${attributes.get(key)!.toLowerCase()}` : label)
+  }
+  return { name, value, deleted, description: shown.join("; ") }
 }
 
 /** A browser: one cookie jar, requests to the app's origin sent to where it listens. */
@@ -117,22 +159,17 @@ export function browser(server: Server) {
       body,
       redirect: "manual",
     })
+    const cookies: Record<string, string> = {}
     for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(";")
-      const name = pair!.slice(0, pair!.indexOf("="))
-      const value = pair!.slice(pair!.indexOf("=") + 1)
-      const expired =
-        value === "" ||
-        attributes.some((a) => /^\s*max-age=0\s*$/i.test(a)) ||
-        attributes.some((a) => {
-          const match = /^\s*expires=(.*)$/i.exec(a)
-          return match ? new Date(match[1]!).getTime() <= Date.now() : false
-        })
-      if (expired) jar.delete(name)
-      else jar.set(name, value)
+      const cookie = parseSetCookie(line)
+      if (cookie.deleted) jar.delete(cookie.name)
+      else jar.set(cookie.name, cookie.value)
+      cookies[cookie.name] = cookies[cookie.name]
+        ? `${cookies[cookie.name]}, then ${cookie.description}`
+        : cookie.description
     }
     const location = response.headers.get("location")
-    return { status: response.status, location, response }
+    return { status: response.status, location, cookies, response }
   }
   return { jar, request }
 }
@@ -154,18 +191,19 @@ export function findForm(html: string, test: (attributes: string, body: string) 
   return undefined
 }
 
-/** Runs every flow against one server; a flow that breaks is recorded and the others go on. */
-export async function runFlows(server: Server): Promise<Step[]> {
+/** Recording steps against one server; a flow that breaks is recorded and the others go on. */
+export function recorder(server: Server) {
   const steps: Step[] = []
   const record = (
     step: string,
-    result: { status: number; location: string | null },
+    result: { status: number; location: string | null; cookies: Record<string, string> },
     body?: unknown,
   ) =>
     steps.push({
       step,
       status: result.status,
       location: normalizeUrl(result.location, server),
+      cookies: result.cookies,
       ...(body === undefined ? {} : { body: normalizeJson(body, server) }),
     })
   const session = async (b: Browser, step: string) => {
@@ -173,7 +211,7 @@ export async function runFlows(server: Server): Promise<Step[]> {
     record(step, result, await result.response.json())
   }
   /** The CSRF token when the csrf action answers one (Auth.js's SvelteKit turns it off: 404). */
-  const csrf = async (b: Browser) => {
+  const csrf = async (b: Browser): Promise<Record<string, string>> => {
     const result = await b.request("/auth/csrf", { accept: "application/json" })
     if (result.status !== 200) return {}
     return { csrfToken: ((await result.response.json()) as { csrfToken: string }).csrfToken }
@@ -188,6 +226,77 @@ export async function runFlows(server: Server): Promise<Step[]> {
       })
     }
   }
+  return { steps, record, session, csrf, flow }
+}
+
+type Recorder = ReturnType<typeof recorder>
+
+/** A page's element by id, as the comparison sees it (its text). */
+function element(html: string, id: string): string | undefined {
+  return new RegExp(`<p id="${id}">([^<]*)</p>`).exec(html)?.[1]
+}
+
+/**
+ * Signs `b` in with an email link: asks for it (to come back to `/protected`), reads it in the
+ * mailbox and opens it (and, on Latch, presses the button of the page it opens). Steps are named
+ * `<prefix>: …`.
+ */
+async function signInByEmail(
+  r: Recorder,
+  server: Server,
+  b: Browser,
+  prefix: string,
+  address: string,
+) {
+  let result = await b.request("/auth/signin/nodemailer", {
+    form: { ...(await r.csrf(b)), email: address, callbackUrl: `${server.origin}/protected` },
+  })
+  r.record(`${prefix}: POST /auth/signin/nodemailer`, result)
+  result = await b.request(result.location ?? "/auth/verify-request")
+  r.record(`${prefix}: GET the verify-request page`, result)
+  const mail = await server.mailbox.nextFor(address, 10_000)
+  const link = /https?:\/\/\S+\/callback\/nodemailer\?[^\s"<>]+/.exec(mail.text ?? "")?.[0]
+  r.steps.push({
+    step: `${prefix}: the mail`,
+    body: {
+      subject: normalizeJson(mail.subject, server),
+      link: normalizeUrl(link ?? null, server),
+    },
+  })
+  if (!link) throw new Error(`no link in the mail:\n${mail.text}`)
+  const url = new URL(link)
+  result = await b.request(url.pathname + url.search)
+  r.record(`${prefix}: GET the link`, result)
+  // Latch's link opens a "Continue signing in" page (mail scanners open every link), whose
+  // button signs in; Auth.js signs in on the GET.
+  const button =
+    result.status === 200
+      ? findForm(await result.response.text(), (attributes) =>
+          attributes.includes("/callback/nodemailer"),
+        )
+      : undefined
+  if (button) {
+    result = await b.request(button.action, { form: button.hidden })
+    r.record(`${prefix}: POST the link's page`, result)
+  }
+}
+
+/**
+ * Signs out the way some apps do, without the library: a POST to the app's own `/sign-out`,
+ * which deletes the session cookie by name. The session must be gone after it.
+ */
+async function signOutByCookie(r: Recorder, b: Browser, prefix: string) {
+  let result = await b.request("/sign-out", { form: {} })
+  r.record(`${prefix}: POST /sign-out (deletes the cookie)`, result)
+  await r.session(b, `${prefix}: GET /auth/session after /sign-out`)
+  result = await b.request("/protected")
+  r.record(`${prefix}: GET /protected after /sign-out`, result)
+}
+
+/** Runs every flow of compat/app (JWT sessions) against one server. */
+export async function runFlows(server: Server): Promise<Step[]> {
+  const r = recorder(server)
+  const { steps, record, session, csrf, flow } = r
 
   await flow("credentials, built-in page", async () => {
     const b = browser(server)
@@ -285,6 +394,28 @@ export async function runFlows(server: Server): Promise<Step[]> {
     await session(b, "credentials/action: GET /auth/session after sign-out")
   })
 
+  await flow("credentials, the app's own action", async () => {
+    const b = browser(server)
+    let result = await b.request("/login")
+    const form = findForm(await result.response.text(), (attributes) => /login/.test(attributes))
+    record("login: GET /login", result, { form: form && { hidden: form.hidden } })
+    if (!form) throw new Error("no sign-in form on /login")
+    const post = async (step: string, fields: Record<string, string>) => {
+      const result = await b.request("/login", { form: { ...form.hidden, ...fields } })
+      record(step, result, { message: element(await result.response.text(), "message") })
+    }
+    await post("login: POST wrong password", { username: "bob", password: "nope" })
+    await post("login: POST locked account", { username: "mallory", password: "x" })
+    result = await b.request("/login", {
+      form: { ...form.hidden, username: "bob", password: "canwefixit" },
+    })
+    record("login: POST right password", result)
+    await session(b, "login: GET /auth/session")
+    result = await b.request("/protected")
+    record("login: GET /protected", result, element(await result.response.text(), "user"))
+    await signOutByCookie(r, b, "login")
+  })
+
   await flow("OAuth", async () => {
     const b = browser(server)
     let result = await b.request("/")
@@ -320,42 +451,11 @@ export async function runFlows(server: Server): Promise<Step[]> {
   const rpId = new URL(server.origin).hostname
   await flow("email", async () => {
     const b = browser(server)
-    const address = "dora@example.com"
-    let result = await b.request("/auth/signin/nodemailer", {
-      form: { ...(await csrf(b)), email: address, callbackUrl: `${server.origin}/protected` },
-    })
-    record("email: POST /auth/signin/nodemailer", result)
-    result = await b.request(result.location ?? "/auth/verify-request")
-    record("email: GET the verify-request page", result)
-    const mail = await server.mailbox.nextFor(address, 10_000)
-    const link = /https?:\/\/\S+\/callback\/nodemailer\?[^\s"<>]+/.exec(mail.text ?? "")?.[0]
-    steps.push({
-      step: "email: the mail",
-      body: {
-        subject: normalizeJson(mail.subject, server),
-        link: normalizeUrl(link ?? null, server),
-      },
-    })
-    if (!link) throw new Error(`no link in the mail:\n${mail.text}`)
-    const url = new URL(link)
-    result = await b.request(url.pathname + url.search)
-    record("email: GET the link", result)
-    // Latch's link opens a "Continue signing in" page (mail scanners open every link), whose
-    // button signs in; Auth.js signs in on the GET.
-    const button =
-      result.status === 200
-        ? findForm(await result.response.text(), (attributes) =>
-            attributes.includes("/callback/nodemailer"),
-          )
-        : undefined
-    if (button) {
-      result = await b.request(button.action, { form: button.hidden })
-      record("email: POST the link's page", result)
-    }
+    await signInByEmail(r, server, b, "email", "dora@example.com")
     await session(b, "email: GET /auth/session")
 
     // Signed in: register a passkey.
-    result = await b.request("/auth/webauthn-options/passkey?action=register", {
+    let result = await b.request("/auth/webauthn-options/passkey?action=register", {
       accept: "application/json",
     })
     const register = (await result.response.json()) as {
@@ -402,4 +502,59 @@ export async function runFlows(server: Server): Promise<Step[]> {
   })
 
   return steps
+}
+
+/**
+ * Runs every flow of compat/app-db (database sessions, configured from the platform's bindings)
+ * against one server.
+ */
+export async function runDatabaseFlows(server: Server): Promise<Step[]> {
+  const r = recorder(server)
+  const { record, session, csrf, flow } = r
+  const rows = async (b: Browser, step: string) => {
+    const result = await b.request("/api/rows", { accept: "application/json" })
+    record(step, result, await result.response.json())
+  }
+
+  await flow("db: email", async () => {
+    const b = browser(server)
+    await rows(b, "db: GET /api/rows before")
+    let result = await b.request("/protected")
+    record("db: GET /protected signed out", result)
+    // The administrator, a row of the users table before anyone signed in.
+    await signInByEmail(r, server, b, "db/email", "ada@example.com")
+    await session(b, "db/email: GET /auth/session")
+    result = await b.request("/protected")
+    const page = await result.response.text()
+    record("db/email: GET /protected", result, {
+      user: element(page, "user"),
+      columns: element(page, "columns"),
+    })
+    await signOutByCookie(r, b, "db/email")
+    // The row stays: the cookie is gone, not the session.
+    await rows(b, "db/email: GET /api/rows after /sign-out")
+  })
+
+  await flow("db: OAuth", async () => {
+    const b = browser(server)
+    let result = await b.request("/auth/signin/oidc", {
+      form: { ...(await csrf(b)), callbackUrl: `${server.origin}/protected` },
+    })
+    record("db/oauth: POST /auth/signin/oidc", result)
+    if (!result.location) throw new Error("no redirect to the OpenID Provider")
+    const callback = await login(b, result.location, { account: "alice", returnTo: server.origin })
+    const url = new URL(callback)
+    result = await b.request(url.pathname + url.search)
+    record("db/oauth: GET /auth/callback/oidc", result)
+    // A new user: the role column's default.
+    await session(b, "db/oauth: GET /auth/session")
+    result = await b.request("/protected")
+    record("db/oauth: GET /protected", result, element(await result.response.text(), "user"))
+    result = await b.request("/auth/signout", { form: { ...(await csrf(b)) } })
+    record("db/oauth: POST /auth/signout", result)
+    await session(b, "db/oauth: GET /auth/session after sign-out")
+    await rows(b, "db/oauth: GET /api/rows after sign-out")
+  })
+
+  return r.steps
 }
