@@ -335,9 +335,11 @@ describe.each(["database", "jwt"] as const)(
       const { config, secret, adapter, user, recoveryCodes } = await adaWithTwoFactor(strategy)
       const browser = new Browser(config)
       await passwordSignIn(browser)
-      await post(browser, "/auth/two-factor", { code: await codeAt(secret, 1) })
+      // The step of now, then the next one: a 30-s boundary between the requests never makes
+      // them one (enrolment spent the step before).
+      await post(browser, "/auth/two-factor", { code: await codeAt(secret, 0) })
       const disabled = await post(browser, "/auth/two-factor/disable", {
-        code: await codeAt(secret, 0),
+        code: await codeAt(secret, 1),
         recoveryCode: recoveryCodes[9]!.slice(0, 4),
         callbackUrl: "/profile",
       })
@@ -428,7 +430,8 @@ describe.each(["database", "jwt"] as const)(
       const { config, secret, adapter, user, events } = await adaWithTwoFactor(strategy)
       const browser = new Browser(config)
       await passwordSignIn(browser)
-      await post(browser, "/auth/two-factor", { code: await codeAt(secret, 1) })
+      // The step of now, then the next one later: distinct whatever 30-s boundary falls between.
+      await post(browser, "/auth/two-factor", { code: await codeAt(secret, 0) })
 
       const account = (await (await browser.fetch("/auth/account")).json()) as Record<
         string,
@@ -444,7 +447,7 @@ describe.each(["database", "jwt"] as const)(
 
       const csrfToken = await browser.csrfToken()
       const codes = await browser.fetch("/auth/two-factor/recovery-codes", {
-        form: { csrfToken, code: await codeAt(secret, 0) },
+        form: { csrfToken, code: await codeAt(secret, 1) },
         headers: { "x-auth-return-redirect": "1" },
       })
       const body = (await codes.json()) as { recoveryCodes: string[] }
@@ -585,7 +588,8 @@ describe.each(["database", "jwt"] as const)(
       const { config, secret, adapter, user } = await adaWithTwoFactor(strategy)
       const browser = new Browser(config)
       await passwordSignIn(browser)
-      await post(browser, "/auth/two-factor", { code: await codeAt(secret, 1) })
+      // The step of now, then the next one later: distinct whatever 30-s boundary falls between.
+      await post(browser, "/auth/two-factor", { code: await codeAt(secret, 0) })
       const before = adapter.twoFactors.get(user.id)!.secret
       const data = (await beginTwoFactorSetup(
         new Request(`${ORIGIN}/`, { headers: { cookie: browser.cookieHeader() } }),
@@ -601,8 +605,8 @@ describe.each(["database", "jwt"] as const)(
         form: {
           csrfToken: await browser.csrfToken(),
           setup: data.setup,
-          currentCode: await codeAt(secret, 0),
-          code: await codeAt(data.secret, 0),
+          currentCode: await codeAt(secret, 1),
+          code: await codeAt(data.secret, 1),
         },
       })
       expect(replaced.status).toBe(200)
