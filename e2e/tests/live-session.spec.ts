@@ -103,7 +103,7 @@ test("a tab signed out from another device shows it when it regains focus", asyn
   if (jwt) {
     // A JWT session cannot be ended from elsewhere (the server keeps no list of them); it ends
     // when its cookie goes, as when it expires.
-    await context.clearCookies({ name: /^latch\.session-token/ })
+    await context.clearCookies({ name: /^authjs\.session-token/ })
   } else {
     // Another device (another browser context) signs every other session out.
     const device = await browser.newContext()

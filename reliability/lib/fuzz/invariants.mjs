@@ -12,7 +12,7 @@
  */
 export const BOUND_MS = { normal: 15_000, large: 30_000 }
 
-const SESSION_COOKIE = /^(__Secure-|__Host-)?latch\.session-token(\.\d+)?$/
+const SESSION_COOKIE = /^(__Secure-|__Host-)?(authjs|latch)\.session-token(\.\d+)?$/
 
 /** Stack frames, error dumps and paths of the server's files. */
 const LEAKS = [
