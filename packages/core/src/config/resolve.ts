@@ -115,6 +115,16 @@ function secretsOf(config: AuthConfig, env: Env): string[] {
   return list.filter((secret): secret is string => typeof secret === "string" && secret !== "")
 }
 
+/** The value of `key` in `cache`, made once. */
+function memoized<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let value = cache.get(key)
+  if (value === undefined) {
+    value = make()
+    cache.set(key, value)
+  }
+  return value
+}
+
 /** A `counterStore` must be able to count and to read: the rate limits need both. */
 /**
  * A Password provider keeps accounts in the adapter (an error without one), and mails links
@@ -316,21 +326,7 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
       const variant = secure ? "secure" : "insecure"
       return (cookieVariants[variant] ??= resolveCookies(secure, config.cookies))
     },
-    keys(salt) {
-      let keys = keysBySalt.get(salt)
-      if (!keys) {
-        keys = deriveKeys(secrets, salt)
-        keysBySalt.set(salt, keys)
-      }
-      return keys
-    },
-    sessionKeys(salt) {
-      let keys = sessionKeysBySalt.get(salt)
-      if (!keys) {
-        keys = sessionKeys(secrets, salt)
-        sessionKeysBySalt.set(salt, keys)
-      }
-      return keys
-    },
+    keys: (salt) => memoized(keysBySalt, salt, () => deriveKeys(secrets, salt)),
+    sessionKeys: (salt) => memoized(sessionKeysBySalt, salt, () => sessionKeys(secrets, salt)),
   }
 }

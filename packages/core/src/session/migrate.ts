@@ -24,9 +24,23 @@ function fallbackNames(ctx: SessionContext): string[] {
   return fallbackSessionCookies(name, options.secure === true)
 }
 
+/**
+ * Whether the request carries a cookie under a name a session may still be under: one pass over
+ * the names, so that the read of a session under the configured name costs nothing more.
+ */
+function carriesFallback(ctx: SessionContext): boolean {
+  const current = ctx.cookieOptions.sessionToken.name
+  for (const name in ctx.cookies.all) {
+    if (name.includes("session-token") && name !== current && !name.startsWith(`${current}.`))
+      return true
+  }
+  return false
+}
+
 /** The old session cookies the browser sent, whole (chunks joined), in the order to try. */
 function sentCookies(ctx: SessionContext): { name: string; value: string }[] {
   const sent: { name: string; value: string }[] = []
+  if (!carriesFallback(ctx)) return sent
   for (const name of fallbackNames(ctx)) {
     const value = ctx.cookies.getChunked(name)
     if (value) sent.push({ name, value })
@@ -36,6 +50,7 @@ function sentCookies(ctx: SessionContext): { name: string; value: string }[] {
 
 /** Deletes the old session cookies (and their chunks) the browser sent. */
 export function dropFallbackCookies(ctx: SessionContext): void {
+  if (!carriesFallback(ctx)) return
   const current = ctx.cookieOptions.sessionToken
   for (const name of fallbackNames(ctx)) {
     if (!ctx.cookies.hasChunked(name)) continue

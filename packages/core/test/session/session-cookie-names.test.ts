@@ -282,6 +282,17 @@ describe("database sessions under Auth.js's names", () => {
     expect(again.headers.getSetCookie()).toEqual([])
   })
 
+  it("never reads a plain cookie on https: the attacker's own session row, planted", async () => {
+    const { adapter } = setup()
+    for (const name of [AUTHJS, LATCH]) {
+      const browser = new Browser(testConfig({ adapter }), "https://app.example")
+      browser.cookies.set(name, "authjs-row")
+      const response = await browser.fetch("/auth/session")
+      expect(await response.json(), name).toBeNull()
+      expect(writtenCookies(response), name).toEqual([])
+    }
+  })
+
   it("deletes an old cookie whose row is unknown or expired", async () => {
     const { adapter, browser } = setup()
     adapter.createSession!({
