@@ -6,7 +6,10 @@ import { defineConfig, devices } from "@playwright/test"
 
 /** Eight ports from E2E_PORT_BASE (default 4173): the demo, its OpenID Provider, the JWT demo,
  * the SMTP sink and its Resend-speaking API, then two more demo instances and their PostgreSQL.
- * Another base lets two checkouts run their suites side by side. */
+ * `npm test` runs the suite through run.mjs, which checks that the eight are free (or finds a free
+ * block) and sets E2E_PORT_BASE. Every server below is started by the suite: none reuses one
+ * already listening (`reuseExistingServer: false`), so a foreign server on a port makes the run
+ * stop rather than test someone else's app. */
 const BASE = Number(process.env.E2E_PORT_BASE ?? 4173)
 const PORT = BASE
 // The demo is opened at `localhost` (bound to 127.0.0.1): browsers refuse passkeys on an IP
@@ -46,6 +49,12 @@ const LOCAL_OP = {
 
 /** The tests of two instances, which run once, against them alone. */
 const TWO_INSTANCE_TESTS = /two-instances\.spec\.ts$/
+/**
+ * Specs whose pages do not depend on how sessions are kept: run once, against the demo with
+ * database sessions. (Both strategies' reading, writing and ending of sessions are the other
+ * specs' subject, and core's and the SvelteKit package's unit tests run in both.)
+ */
+const ANY_STRATEGY_TESTS = /(screenshots|builtin-pages|prerender|protection|look)\.spec\.ts$/
 
 export default defineConfig({
   testDir: "./tests",
@@ -82,7 +91,7 @@ export default defineConfig({
     {
       command: "node ../apps/demo/mail/server.mjs",
       port: MAIL_PORT,
-      reuseExistingServer: !process.env.CI,
+      reuseExistingServer: false,
       timeout: 30_000,
       stdout: "ignore",
       stderr: "pipe",
@@ -98,7 +107,7 @@ export default defineConfig({
     {
       command: "node ../apps/demo/op/server.mjs",
       url: `${LOCAL_OP.AUTH_LOCAL_OP_ISSUER}/.well-known/openid-configuration`,
-      reuseExistingServer: !process.env.CI,
+      reuseExistingServer: false,
       timeout: 30_000,
       stdout: "ignore",
       stderr: "pipe",
@@ -110,9 +119,10 @@ export default defineConfig({
       },
     },
     {
-      command: "pnpm --filter latch-demo build && node ../apps/demo/build/index.js",
+      // Built here, unless `npm test` built it already (LATCH_DEMO_BUILT=1).
+      command: `${process.env.LATCH_DEMO_BUILT === "1" ? "" : "pnpm --filter latch-demo build && "}node ../apps/demo/build/index.js`,
       url: `${ORIGIN}/`,
-      reuseExistingServer: !process.env.CI,
+      reuseExistingServer: false,
       timeout: 180_000,
       stdout: "ignore",
       stderr: "pipe",
@@ -133,7 +143,7 @@ export default defineConfig({
       // The same build, with JWT sessions; started once the build above is done.
       command: "node ../apps/demo/build/index.js",
       url: `${JWT_ORIGIN}/`,
-      reuseExistingServer: !process.env.CI,
+      reuseExistingServer: false,
       timeout: 60_000,
       stdout: "ignore",
       stderr: "pipe",
@@ -154,7 +164,7 @@ export default defineConfig({
       // is missing), and on SIGTERM stops the instances and the server and removes the cluster.
       command: "node ../scripts/demo-two.mjs --instances-only",
       url: `http://localhost:${TWO_PORT_B}/`,
-      reuseExistingServer: !process.env.CI,
+      reuseExistingServer: false,
       timeout: 300_000,
       gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
       stdout: "ignore",
@@ -168,9 +178,13 @@ export default defineConfig({
     },
   ],
   projects: [
-    // Every other test runs against both configurations of the demo.
+    // Every other test runs against both configurations of the demo (the ones above once).
     { name: "database-sessions", use: { baseURL: ORIGIN }, testIgnore: TWO_INSTANCE_TESTS },
-    { name: "jwt-sessions", use: { baseURL: JWT_ORIGIN }, testIgnore: TWO_INSTANCE_TESTS },
+    {
+      name: "jwt-sessions",
+      use: { baseURL: JWT_ORIGIN },
+      testIgnore: [TWO_INSTANCE_TESTS, ANY_STRATEGY_TESTS],
+    },
     {
       name: "two-instances",
       use: { baseURL: `http://localhost:${TWO_PORT_A}` },

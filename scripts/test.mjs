@@ -1,50 +1,117 @@
-// `npm test`: installs what is missing (pnpm, dependencies, Debian's Chromium and PostgreSQL),
-// builds, then runs every check and test suite: lint, types, the published packages' manifests
-// and types (publint, attw), unit and integration tests of each package (the adapter's against
-// PGlite and a throwaway PostgreSQL cluster), the packed packages installed with npm in fresh
-// SvelteKit apps outside the workspace (SvelteKit 2; SvelteKit 2.13.0 with Svelte 5.0.0, then
-// Svelte 4.0.0, the lowest the peer ranges allow; SvelteKit 3 on Node.js 22, with @latch/sveltekit's tests run
+// `npm test`: installs what is missing (pnpm, dependencies, the system packages below), builds,
+// then runs every check and test suite: lint, types, the published packages' manifests and types
+// (publint, attw), unit and integration tests of each package (the adapter's against PGlite and a
+// throwaway PostgreSQL cluster), the packed packages installed with npm in fresh SvelteKit apps
+// outside the workspace (SvelteKit 2; SvelteKit 2.13.0 with Svelte 5.0.0, then Svelte 4.0.0, the
+// lowest the peer ranges allow; SvelteKit 3 on Node.js 22, with @latch/sveltekit's tests run
 // against it too), and the end-to-end tests in a real Chromium.
+//
+// It prints each step's wall time and the total, and fails if the run changed a file git tracks
+// (everything a run writes goes to git-ignored folders or the system's temporary directory).
+import { spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
 import { existsSync, readdirSync } from "node:fs"
-import { has, install, run } from "./lib.mjs"
+import { has, install, root, run } from "./lib.mjs"
 
 /**
- * Debian packages the tests need: Chromium (browser tests), PostgreSQL (adapter tests) and
- * zbar-tools (core's QR code tests read their symbols with its zbarimg).
+ * Debian packages the tests need, and why. Each is looked for first; only a missing one is
+ * installed, so a machine that has them runs the tests without root.
  */
-function missingSystemPackages() {
-  const missing = []
-  if (!process.env.CHROMIUM_PATH && !has("chromium")) missing.push("chromium")
-  const postgres = "/usr/lib/postgresql"
-  const hasPostgres =
-    process.env.PG_BIN ||
-    (existsSync(postgres) &&
-      readdirSync(postgres).some((version) => existsSync(`${postgres}/${version}/bin/initdb`)))
-  if (!hasPostgres) missing.push("postgresql")
-  if (!has("zbarimg")) missing.push("zbar-tools")
-  return missing
-}
+const SYSTEM_PACKAGES = [
+  {
+    name: "chromium",
+    why: "the browser of the end-to-end tests (Playwright drives Debian's build)",
+    present: () => Boolean(process.env.CHROMIUM_PATH) || has("chromium"),
+  },
+  {
+    name: "postgresql",
+    why: "a real PostgreSQL server for the adapter's tests and the two-instance tests",
+    present: () => {
+      const postgres = "/usr/lib/postgresql"
+      return (
+        Boolean(process.env.PG_BIN) ||
+        (existsSync(postgres) &&
+          readdirSync(postgres).some((v) => existsSync(`${postgres}/${v}/bin/initdb`)))
+      )
+    },
+  },
+  {
+    name: "zbar-tools",
+    why: "zbarimg reads the QR codes of two-factor set-up back in core's tests (it brings ImageMagick's libraries)",
+    present: () => has("zbarimg"),
+  },
+]
 
 function ensureSystemPackages() {
-  const missing = missingSystemPackages()
+  const missing = SYSTEM_PACKAGES.filter((p) => !p.present())
   if (missing.length === 0) return
-  console.log(`• installing Debian's ${missing.join(" and ")} for the tests`)
-  const root = process.getuid?.() === 0
+  const names = missing.map((p) => p.name)
+  console.log(`• installing Debian's ${names.join(", ")} with apt-get, for the tests:`)
+  for (const p of missing) console.log(`    ${p.name}: ${p.why}`)
+  const isRoot = process.getuid?.() === 0
+  if (!isRoot && !canSudo()) {
+    console.error(
+      `\n✗ installing them needs root. Run, then npm test again:\n` +
+        `    sudo apt-get install --no-install-recommends ${names.join(" ")}\n` +
+        `  (or set CHROMIUM_PATH / PG_BIN to a Chromium / PostgreSQL bin directory you have)`,
+    )
+    process.exit(1)
+  }
   const apt = (...args) =>
-    run(root ? "apt-get" : "sudo", root ? args : ["apt-get", ...args], {
-      env: { DEBIAN_FRONTEND: "noninteractive" },
-    })
+    run(
+      isRoot ? "apt-get" : "sudo",
+      isRoot ? args : ["-n", "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", ...args],
+      {
+        env: { DEBIAN_FRONTEND: "noninteractive" },
+      },
+    )
   apt("update")
-  apt("install", "-y", "--no-install-recommends", ...missing)
+  apt("install", "-y", "--no-install-recommends", ...names)
 }
 
+/** Whether sudo works without asking for a password (the run takes no input). */
+const canSudo = () =>
+  has("sudo") && spawnSync("sudo", ["-n", "true"], { stdio: "ignore" }).status === 0
+
+/**
+ * The state of the checkout as git sees it: changed and new (not ignored) files, and the content
+ * of the changes, so that a file already changed before the run and changed again is seen too.
+ * Empty outside a git checkout.
+ */
+function checkoutState() {
+  const git = (...args) =>
+    spawnSync("git", args, { cwd: root, encoding: "utf8", maxBuffer: 1 << 30 })
+  const status = git("status", "--porcelain", "--untracked-files=all")
+  if (status.status !== 0) return ""
+  const diff = git("diff", "HEAD", "--binary").stdout ?? ""
+  return `${status.stdout}\n${createHash("sha256").update(diff).digest("hex")}`
+}
+
+const started = Date.now()
+const times = []
+const seconds = (ms) => Math.round(ms / 1000)
+const minutes = (ms) => `${Math.floor(ms / 60_000)} min ${seconds(ms % 60_000)} s`
+
+/** Runs one step of the test command, and keeps its wall time. */
+function step(label, command, args) {
+  const start = Date.now()
+  run(command, args)
+  const elapsed = Date.now() - start
+  times.push([label, elapsed])
+  console.log(`\n⏱ ${label}: ${seconds(elapsed)} s (${minutes(Date.now() - started)} so far)\n`)
+}
+
+const before = checkoutState()
 install()
 ensureSystemPackages()
-run("pnpm", ["run", "build"])
-run("pnpm", ["run", "lint"])
-run("pnpm", ["-r", "--if-present", "run", "typecheck"])
-run("pnpm", ["-r", "--if-present", "run", "check:package"])
-run("pnpm", [
+step("build", "pnpm", ["run", "build"])
+// The demo, once: the reliability checks and the end-to-end tests run this build.
+step("build the demo", "pnpm", ["--filter", "latch-demo", "run", "build"])
+process.env.LATCH_DEMO_BUILT = "1"
+step("lint", "pnpm", ["run", "lint"])
+step("types", "pnpm", ["-r", "--if-present", "run", "typecheck"])
+step("package checks", "pnpm", ["-r", "--if-present", "run", "check:package"])
+step("package suites", "pnpm", [
   "-r",
   "--if-present",
   "--workspace-concurrency=1",
@@ -52,8 +119,23 @@ run("pnpm", [
   "run",
   "test",
 ])
-run(process.execPath, ["scripts/pack-check.mjs"])
-run(process.execPath, ["scripts/pack-check.mjs", "--kit", "floor"])
-run(process.execPath, ["scripts/kit3-check.mjs"])
-run("pnpm", ["--filter", "latch-e2e", "run", "test"])
-console.log("\n✓ all checks and tests passed")
+step("install check: SvelteKit 2", process.execPath, ["scripts/pack-check.mjs"])
+step("install check: the peer ranges' floor", process.execPath, [
+  "scripts/pack-check.mjs",
+  "--kit",
+  "floor",
+])
+step("SvelteKit 3", process.execPath, ["scripts/kit3-check.mjs"])
+step("end-to-end (Chromium)", "pnpm", ["--filter", "latch-e2e", "run", "test"])
+
+if (checkoutState() !== before) {
+  const now = spawnSync("git", ["status", "--short"], { cwd: root, encoding: "utf8" }).stdout
+  console.error(
+    `\n✗ the run changed the checkout (a test must write only to git-ignored folders or the ` +
+      `system's temporary directory); git status now:\n${now}`,
+  )
+  process.exit(1)
+}
+console.log("\nwall time of each step:")
+for (const [label, elapsed] of times) console.log(`  ${label.padEnd(40)} ${seconds(elapsed)} s`)
+console.log(`\n✓ all checks and tests passed in ${minutes(Date.now() - started)}`)
