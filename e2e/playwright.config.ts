@@ -1,7 +1,9 @@
 // End-to-end tests of the demo app (apps/demo), in Debian's Chromium: Playwright's own browser
 // builds cannot be downloaded here, so `playwright install` is never needed.
+import { mkdirSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { defineConfig, devices } from "@playwright/test"
 
 /** Eight ports from E2E_PORT_BASE (default 4173): the demo, its OpenID Provider, the JWT demo,
@@ -47,6 +49,21 @@ const LOCAL_OP = {
   AUTH_COGNITO_SECRET: "latch-e2e-cognito-secret",
 }
 
+/**
+ * Where each server's log goes (git-ignored; emptied by run.mjs at the start of a run, and its
+ * last lines printed when a run fails). The servers log what a real deployment logs — the
+ * refused links and forged requests the tests send, the provider's development notices — which
+ * would bury the tests' own report.
+ */
+const LOGS = fileURLToPath(new URL("./server-logs/", import.meta.url))
+mkdirSync(LOGS, { recursive: true })
+/**
+ * A server's command, its standard error appended to server-logs/`name`.log; `before` runs first
+ * (a build). The server replaces the shell (`exec`): Playwright's signals reach it.
+ */
+const logged = (name: string, command: string, before?: string) =>
+  `exec 2>> "${LOGS}${name}.log"; ${before ? `${before} && ` : ""}exec ${command}`
+
 /** The tests of two instances, which run once, against them alone. */
 const TWO_INSTANCE_TESTS = /two-instances\.spec\.ts$/
 /**
@@ -89,7 +106,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: "node ../apps/demo/mail/server.mjs",
+      command: logged("mail", "node ../apps/demo/mail/server.mjs"),
       port: MAIL_PORT,
       reuseExistingServer: false,
       timeout: 30_000,
@@ -105,7 +122,7 @@ export default defineConfig({
       },
     },
     {
-      command: "node ../apps/demo/op/server.mjs",
+      command: logged("openid-provider", "node ../apps/demo/op/server.mjs"),
       url: `${LOCAL_OP.AUTH_LOCAL_OP_ISSUER}/.well-known/openid-configuration`,
       reuseExistingServer: false,
       timeout: 30_000,
@@ -120,7 +137,11 @@ export default defineConfig({
     },
     {
       // Built here, unless `npm test` built it already (LATCH_DEMO_BUILT=1).
-      command: `${process.env.LATCH_DEMO_BUILT === "1" ? "" : "pnpm --filter latch-demo build && "}node ../apps/demo/build/index.js`,
+      command: logged(
+        "demo-database-sessions",
+        "node ../apps/demo/build/index.js",
+        process.env.LATCH_DEMO_BUILT === "1" ? undefined : "pnpm --filter latch-demo build",
+      ),
       url: `${ORIGIN}/`,
       reuseExistingServer: false,
       timeout: 180_000,
@@ -141,7 +162,7 @@ export default defineConfig({
     },
     {
       // The same build, with JWT sessions; started once the build above is done.
-      command: "node ../apps/demo/build/index.js",
+      command: logged("demo-jwt-sessions", "node ../apps/demo/build/index.js"),
       url: `${JWT_ORIGIN}/`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -162,7 +183,7 @@ export default defineConfig({
       // The same build again, as two instances on one throwaway PostgreSQL server, each at its
       // own origin. The script makes the cluster (installing Debian's postgresql package when it
       // is missing), and on SIGTERM stops the instances and the server and removes the cluster.
-      command: "node ../scripts/demo-two.mjs --instances-only",
+      command: logged("two-instances", "node ../scripts/demo-two.mjs --instances-only"),
       url: `http://localhost:${TWO_PORT_B}/`,
       reuseExistingServer: false,
       timeout: 300_000,

@@ -14,6 +14,7 @@
 // A server that takes a port between this check and Playwright's start makes Playwright refuse
 // to start (`reuseExistingServer` is off): never a run against it.
 import { spawn } from "node:child_process"
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { chooseBase, DEFAULT_BASE, PORTS } from "./ports.mjs"
 
@@ -23,6 +24,11 @@ const base = await chooseBase(process.env.E2E_PORT_BASE).catch((error) => {
 })
 if (base !== DEFAULT_BASE) console.log(`• e2e: ports ${base}–${base + PORTS - 1}`)
 
+// The servers' logs of this run only (playwright.config.ts); their last lines when it fails.
+const logs = join(import.meta.dirname, "server-logs")
+rmSync(logs, { recursive: true, force: true })
+mkdirSync(logs)
+
 const playwright = join(import.meta.dirname, "node_modules/.bin/playwright")
 const child = spawn(playwright, ["test", ...process.argv.slice(2)], {
   stdio: "inherit",
@@ -30,4 +36,20 @@ const child = spawn(playwright, ["test", ...process.argv.slice(2)], {
   env: { ...process.env, E2E_PORT_BASE: String(base) },
 })
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal))
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
+child.on("exit", (code, signal) => {
+  const failed = code !== 0 || signal !== null
+  if (failed) printLogTails()
+  process.exit(failed ? (code ?? 1) : 0)
+})
+
+/** The last lines of each server's log, after a failed run. */
+function printLogTails() {
+  for (const file of readdirSync(logs)) {
+    const lines = readFileSync(join(logs, file), "utf8").trimEnd().split("\n").filter(Boolean)
+    if (lines.length === 0) continue
+    console.log(
+      `\n── e2e/server-logs/${file} (last ${Math.min(lines.length, 30)} of ${lines.length} lines)`,
+    )
+    for (const line of lines.slice(-30)) console.log(`   ${line}`)
+  }
+}

@@ -20,7 +20,7 @@ import { SoftAuthenticator } from "../packages/core/test/helpers/authenticator.j
 // @ts-expect-error -- a script of the repository, without types
 import { startPostgres } from "../scripts/postgres.mjs"
 // @ts-expect-error -- the harness's own JavaScript, without types
-import { ALICE, BOB, buildDemo, freePort, setCookies, startDemo } from "./lib/demo.mjs"
+import { ALICE, BOB, buildDemo, freePort, SECRET, setCookies, startDemo } from "./lib/demo.mjs"
 // @ts-expect-error -- the harness's own JavaScript, without types
 import { saveResults } from "./lib/results.mjs"
 
@@ -228,7 +228,7 @@ describe("two instances of the demo on one database", () => {
       let revoked: number
       try {
         revoked = await revokeSessions(
-          { adapter: PostgresAdapter(pool), secret: "admin-script-secret", providers: [] },
+          { adapter: PostgresAdapter(pool), secret: SECRET, providers: [] },
           userId,
         )
       } finally {

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
+import { onConsoleLog } from "../../packages/core/test/helpers/test-output.js"
 
 const core = fileURLToPath(new URL("../../packages/core/src", import.meta.url))
 const pgAdapter = fileURLToPath(new URL("../../packages/pg-adapter/src", import.meta.url))
@@ -17,5 +18,6 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    onConsoleLog,
   },
 })

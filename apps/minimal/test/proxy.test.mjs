@@ -2,12 +2,24 @@
 // settings (ORIGIN, or the headers the deployer says its proxy sets), never from a forwarding
 // header nobody named; the client address likewise.
 import { createServer, request as httpRequest } from "node:http"
-import { afterEach, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { clientAddressOf, settingsFrom } from "../request.mjs"
 import { createHandler } from "../server.mjs"
 
+/** Latch's warnings to the app's log, kept from the output and checked at the end. */
+let warn
 beforeAll(() => {
   process.env.AUTH_SECRET ??= "minimal-example-test-secret-0123456789abcdef"
+  warn = vi.spyOn(console, "warn").mockImplementation(() => {})
+})
+afterAll(() => {
+  // The one warning of this app: without a database it counts sign-in attempts in its process's
+  // memory: right for one process, and said once (the warning names what to use for more).
+  const codes = warn.mock.calls.map(
+    ([message]) => /^\[latch\]\[warn\] ([\w-]+):/.exec(message)?.[1],
+  )
+  warn.mockRestore()
+  expect(codes).toEqual(["memory-counter"])
 })
 
 let server

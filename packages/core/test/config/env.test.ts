@@ -180,10 +180,21 @@ describe("setEnvDefaults", () => {
   })
 
   it("produces a configuration that resolves without errors", () => {
-    const config = bare({ providers: [Credentials({ authorize: () => null }) as Provider] })
-    setEnvDefaults({ AUTH_SECRET: SECRET, AUTH_URL: "https://app.example.com/api/auth" }, config)
-    const resolved = resolveConfig(config, { NODE_ENV: "production" })
+    const warnings: string[] = []
+    const config = bare({
+      providers: [Credentials({ authorize: () => null }) as Provider],
+      logger: { warn: (code) => warnings.push(code) },
+    })
+    const env = {
+      AUTH_SECRET: SECRET,
+      AUTH_URL: "https://app.example.com/api/auth",
+      NODE_ENV: "production",
+    }
+    setEnvDefaults(env, config)
+    const resolved = resolveConfig(config, env)
     expect(resolved.error).toBeUndefined()
+    // AUTH_URL pins the origin: no warning that links follow the request's Host.
+    expect(warnings).toEqual([])
     expect(resolved.basePath).toBe("/api/auth")
     expect(resolved.trustHost).toBe(true)
   })

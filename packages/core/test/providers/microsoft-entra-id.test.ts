@@ -3,13 +3,14 @@
  * AUTH_MICROSOFT_ENTRA_ID_ISSUER, as the configuration is resolved; what cannot be enforced is
  * refused with a message naming the fix; a single tenant is checked on every sign-in.
  */
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 
 import { resolveConfig } from "../../src/config/resolve.js"
 import { setEnvDefaults } from "../../src/index.js"
 import { signInRules, type RuledProvider } from "../../src/lib/provider-rules.js"
 import { customFetch } from "../../src/markers.js"
 import type { Provider } from "../../src/providers/index.js"
+import AzureAD from "../../src/providers/azure-ad.js"
 import MicrosoftEntraID from "../../src/providers/microsoft-entra-id.js"
 import type { AuthConfig } from "../../src/types.js"
 
@@ -235,5 +236,22 @@ describe("the check of a sign-in to one tenant", () => {
     expect(check(provider(), { iss: issuer(TENANT) })).toMatch(/tid/)
     expect(check(provider(), { iss: issuer(OTHER), tid: TENANT })).toMatch(/issued by/)
     expect(check(provider(), undefined)).toMatch(/no validated ID token/)
+  })
+})
+
+describe("AzureAD (deprecated)", () => {
+  it("warns once per process that it is Microsoft Entra ID now, naming the id to keep", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {})
+    try {
+      const first = AzureAD({ clientId: "client", clientSecret: "secret" })
+      AzureAD({ clientId: "client", clientSecret: "secret" })
+      expect(warn).toHaveBeenCalledTimes(1)
+      expect(String(warn.mock.calls[0]![0])).toMatch(
+        /^\[latch\]\[warn\] azure-ad-provider-deprecated: .*MicrosoftEntraID.*id: "azure-ad"/,
+      )
+      expect(first.id).toBe("azure-ad")
+    } finally {
+      warn.mockRestore()
+    }
   })
 })
