@@ -17,5 +17,11 @@ export default defineConfig({
       "$env/dynamic/private": stub("env-dynamic-private"),
     },
   },
-  test: { include: ["test/**/*.test.ts"], exclude: ["test/app/**"] },
+  test: {
+    include: ["test/**/*.test.ts"],
+    exclude: ["test/app/**"],
+    // Hang bounds, not speed checks: room for a machine busy with other work.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
 })

@@ -172,11 +172,13 @@ describe("watchSessions on a pg.Pool", () => {
       await expectDeliveredTo(recorder)
       proxy.freeze()
       const frozen = performance.now()
-      // Detected by the first heartbeat left unanswered: within heartbeat + 2 × heartbeat.
-      await recorder.waitForLive(false, 1, 2_000)
+      // Detected by the first heartbeat left unanswered (within heartbeat + 2 × heartbeat on an
+      // idle machine), not by TCP, which takes minutes to give up on a silent peer. The bound is
+      // a hang bound with room for a busy machine's late timers.
+      await recorder.waitForLive(false, 1, 10_000)
       const noticedAfter = performance.now() - frozen
       console.log(`connection frozen: live(false) after ${noticedAfter.toFixed(0)} ms`)
-      expect(noticedAfter).toBeLessThan(3 * heartbeatMs + 300)
+      expect(noticedAfter).toBeLessThan(25 * heartbeatMs)
       await recorder.waitForLive(true, 2, 5_000)
       await expectDeliveredTo(recorder)
     } finally {
@@ -230,7 +232,8 @@ describe("watchSessions on a pg.Pool", () => {
     await expectDeliveredTo(recorder)
     const started = performance.now()
     await pool.end() // the app's shutdown, which knows nothing of the watch
-    expect(performance.now() - started).toBeLessThan(1_000)
+    // At the next heartbeat (200 ms) rather than never; room for a busy machine.
+    expect(performance.now() - started).toBeLessThan(5_000)
     expect(recorder.liveCalls).toEqual([true, false])
   })
 
