@@ -10,6 +10,10 @@
 // CommonJS (which reports "ESM (dynamic import only)", true by design); `node16` from ESM and
 // `bundler` are checked.
 //
+// Every `bin` must be a file in git, not a build output: pnpm links a workspace package's bins
+// when it installs, before the build, and warns "Failed to create bin" once per dependent
+// package for a file that does not exist yet (a fresh clone's `pnpm install`).
+//
 // attw does not expand wildcard exports (`./providers/*`): each file they match is named to it.
 //
 // `--svelte-entrypoints ./components`: entry points whose declarations re-export `.svelte`
@@ -45,6 +49,18 @@ function wildcardEntrypoints() {
     }
   }
   return entrypoints
+}
+
+/** The package's bins that git does not hold (none outside a git checkout). */
+function uncommittedBins() {
+  const { bin = {}, name } = JSON.parse(readFileSync("package.json", "utf8"))
+  const bins = typeof bin === "string" ? { [name.split("/").pop()]: bin } : bin
+  const inGit = spawnSync("git", ["rev-parse", "--is-inside-work-tree"], { encoding: "utf8" })
+  if (inGit.status !== 0) return []
+  return Object.entries(bins).filter(
+    ([, file]) =>
+      spawnSync("git", ["ls-files", "--error-unmatch", file], { stdio: "ignore" }).status !== 0,
+  )
 }
 
 function run(command, args) {
@@ -96,6 +112,13 @@ function checkTypes(tarball) {
 
 const temp = mkdtempSync(join(tmpdir(), "latch-check-package-"))
 try {
+  for (const [command, file] of uncommittedBins()) {
+    console.error(
+      `✗ bin "${command}" is ${file}, which git does not hold: pnpm install, before the build, ` +
+        `would warn "Failed to create bin" for every package depending on this one`,
+    )
+    process.exitCode = 1
+  }
   if (run("publint", ["--strict"])) {
     const packed = spawnSync("pnpm", ["pack", "--pack-destination", temp], { encoding: "utf8" })
     const tarball = readdirSync(temp).find((name) => name.endsWith(".tgz"))

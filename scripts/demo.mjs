@@ -3,15 +3,35 @@
 // local SMTP sink (for email sign-in; its mails are at /dev/mailbox) on 127.0.0.1. The demo is
 // opened at http://localhost:3000, not at the IP address: browsers refuse passkeys (WebAuthn) on
 // an IP address, since a relying party is named by a domain.
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { existsSync, readFileSync, writeFileSync, appendFileSync } from "node:fs"
 import { join } from "node:path"
 import { install, root, run } from "./lib.mjs"
 
+/**
+ * Runs a build with its output held back, shown only if it fails: what the build tools print on
+ * success is about building (Vite's chunk table, SvelteKit's "Run npm run preview…", which this
+ * script does for you, Rollup's "Generated an empty chunk" from adapter-node), not about the demo.
+ */
+function build(what, args) {
+  console.log(`• ${what}`)
+  const result = spawnSync("pnpm", args, {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 256 * 2 ** 20,
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" },
+  })
+  if (result.status === 0) return
+  process.stdout.write(result.stdout ?? "")
+  process.stderr.write(result.stderr ?? "")
+  console.error(`\n✗ pnpm ${args.join(" ")} failed (exit ${result.status ?? result.signal})`)
+  process.exit(result.status ?? 1)
+}
+
 install()
-run("pnpm", ["run", "build"])
-run("pnpm", ["--filter", "latch-demo", "run", "build"])
+build("building the packages (about a minute the first time)", ["run", "build"])
+build("building the demo", ["--filter", "latch-demo", "run", "build"])
 
 const envFile = join(root, ".env")
 const env = existsSync(envFile) ? readFileSync(envFile, "utf8") : ""
@@ -58,7 +78,11 @@ process.on("exit", stop)
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(0))
 
 console.log(`\n  Latch demo: ${origin}  (alice / wonderland, bob / canwefixit)`)
-console.log(`  Sign-in mails: ${origin}/dev/mailbox\n`)
+console.log(`  Sign-in mails: ${origin}/dev/mailbox`)
+// Said here so that the line Latch logs on the first request is not a surprise.
+console.log(
+  `  Passkeys are on: Latch logs once that they are experimental ([latch][warn] experimental-webauthn).\n`,
+)
 run("node", [`--env-file=${envFile}`, "build/index.js"], {
   cwd: join(root, "apps/demo"),
   // adapter-node needs the public origin to build URLs (it would assume https otherwise).

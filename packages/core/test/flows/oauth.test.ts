@@ -425,6 +425,24 @@ describe("OAuth / OIDC code flow with a real provider", () => {
     const session = await expectSignedIn(browser, await browser.fetch(back))
     expect(session?.user?.email).toBe(ACCOUNTS.bob.claims.email)
   })
+
+  // A sign-in given up at the provider (an error page there, a closed tab) leaves its check
+  // cookies behind until they expire; the next sign-in in that browser replaces them.
+  it("finishes a sign-in started again after one given up at the provider", async () => {
+    const { config: cfg, error } = config([oidc()])
+    const browser = new Browser(cfg)
+    const abandoned = await startSignIn(browser)
+    const left = new Map([STATE, PKCE, NONCE].map((name) => [name, browser.cookies.get(name)]))
+    for (const value of left.values()) expect(value).toBeTruthy()
+
+    const start = await startSignIn(browser)
+    expect(location(start)).not.toBe(location(abandoned))
+    for (const [name, value] of left) expect(browser.cookies.get(name)).not.toBe(value)
+    const back = await login(browser, location(start))
+    const session = await expectSignedIn(browser, await browser.fetch(back))
+    expect(session?.user?.email).toBe(alice.email)
+    expect(error).not.toHaveBeenCalled()
+  })
 })
 
 describe("attacks on the callback", () => {
