@@ -56,9 +56,7 @@ test("signs in with the built-in Cognito provider (its issuer: the local OpenID 
   expect(await sessionCookie(page.context())).toBeDefined()
 })
 
-test("a refusal at the provider shows an error on the sign-in page, with no session", async ({
-  page,
-}) => {
+test("a refusal at the provider shows the demo's error page, with no session", async ({ page }) => {
   await page.goto("/signin")
   await page.getByRole("button", { name: "Sign in with Local OpenID Provider" }).click()
   await page.locator("input[name=login]").fill(ALICE.username)
@@ -67,7 +65,7 @@ test("a refusal at the provider shows an error on the sign-in page, with no sess
   // The consent page's "cancel" aborts the interaction: the provider answers access_denied.
   const cancel = page.getByRole("link", { name: /cancel/i })
   await cancel.click()
-  await expect(page).toHaveURL(/\/auth\/signin\?.*error=OAuthCallbackError/)
-  await expect(page.getByRole("alert")).toBeVisible()
+  await expect(page).toHaveURL("/error?error=OAuthCallbackError&code=access_denied")
+  await expect(page.getByRole("heading", { level: 1, name: "Sign-in cancelled" })).toBeVisible()
   expect(await sessionCookie(page.context())).toBeUndefined()
 })
