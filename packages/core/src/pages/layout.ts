@@ -165,6 +165,9 @@ input:focus { outline: none; border-color: var(--brand); box-shadow: 0 0 0 3px c
 .secondary:hover { background: var(--secondary-hover); text-decoration: none; }
 :focus-visible { outline: 2px solid var(--brand); outline-offset: 2px; }
 input:focus-visible { outline: none; }
+details { margin-top: 20px; }
+summary { cursor: pointer; color: var(--link); font-size: 0.9375rem; }
+details[open] summary { margin-bottom: 16px; }
 .divider { display: flex; align-items: center; gap: 12px; margin: 24px 0; color: var(--muted); font-size: 0.8125rem; text-transform: uppercase; letter-spacing: 0.06em; }
 .divider::before, .divider::after { content: ""; flex: 1; height: 1px; background: var(--border); }
 .alert {

@@ -54,7 +54,7 @@ export function renderTwoFactorPage(props: TwoFactorPageProps): RenderedPage {
       <summary>Use a recovery code</summary>
       <form method="post" action="${safeUrl(props.action)}">
         ${csrf} ${recoveryCodeField()}
-        <button type="submit" class="button">Use recovery code</button>
+        <button type="submit" class="button secondary">Use recovery code</button>
       </form>
     </details>`
   return {
