@@ -77,15 +77,13 @@ test("signs in with the built-in Cognito provider (its issuer: the local OpenID 
   expect(await sessionCookie(page.context())).toBeDefined()
 })
 
-test("a refusal at the provider shows an error on the sign-in page, with no session", async ({
-  page,
-}) => {
+test("a refusal at the provider shows the demo's error page, with no session", async ({ page }) => {
   await startSignIn(page)
   await logIn(page, ALICE.username)
   // The consent page's "Cancel" aborts the interaction: the provider answers access_denied.
   await page.getByRole("button", { name: "Cancel" }).click()
-  await expect(page).toHaveURL(/\/auth\/signin\?.*error=OAuthCallbackError/)
-  await expect(page.getByRole("alert")).toBeVisible()
+  await expect(page).toHaveURL("/error?error=OAuthCallbackError&code=access_denied")
+  await expect(page.getByRole("heading", { level: 1, name: "Sign-in cancelled" })).toBeVisible()
   expect(await sessionCookie(page.context())).toBeUndefined()
 })
 
@@ -144,8 +142,8 @@ test("Cancel on the provider's login page returns to the app with access_denied"
   expect(params.get("state")).toBeTruthy()
   expect(params.has("code")).toBe(false)
 
-  // The app's answer to a refusal at the provider: its sign-in page with the error's code.
-  await expect(page).toHaveURL(/\/auth\/signin\?(.*&)?error=OAuthCallbackError(&|$)/)
+  // The app's answer to a refusal at the provider: the demo's error page with the error's code.
+  await expect(page).toHaveURL("/error?error=OAuthCallbackError&code=access_denied")
   expect(await sessionCookie(page.context())).toBeUndefined()
   const checks = (await page.context().cookies()).filter((cookie) => CHECKS.includes(cookie.name))
   expect(checks, "the check cookies are gone after the callback").toEqual([])

@@ -85,8 +85,12 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
   // passkeys on an IP address such as 127.0.0.1).
   providers.push(Passkey({ relyingParty: { name: "Latch demo" } }))
   return {
+    // The built-in pages (/auth/signin…) and the demo share one look: app.css uses the built-in
+    // pages' design tokens, and this brand colour is its --brand.
     theme: { brandColor: "#4f46e5", colorScheme: "auto" },
     pages: {
+      // The demo's error page, in its own look, with words for each error (src/routes/error).
+      error: "/error",
       // Two-factor authentication's pages are the demo's own: a sign-in waiting for its code is
       // sent to /two-factor, and /settings/two-factor sets up an authenticator app.
       twoFactor: "/two-factor",

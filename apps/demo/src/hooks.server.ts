@@ -1,7 +1,35 @@
 import { protect } from "@latch/sveltekit"
 import { guardRemoteFunctions } from "@latch/sveltekit/remote"
+import type { Handle } from "@sveltejs/kit"
 import { sequence } from "@sveltejs/kit/hooks"
 import { handle as authHandle } from "./auth"
+
+/** The refusals of an OpenID sign-in that the demo shows on its own error page. */
+const PROVIDER_REFUSALS = new Set(["OAuthCallbackError", "OAuthAccountNotLinked", "OAuthSignin"])
+
+/**
+ * Latch sends a refusal at the provider (a cancel: `?error=access_denied` on the callback) and an
+ * account linked to another user to the sign-in page, as Auth.js does, with an alert; this demo
+ * shows them on its own error page (/error), with words for each, instead: the built-in sign-in
+ * page's alert names no provider and no cancel. A cancel keeps its code (`code=access_denied`).
+ */
+const providerRefusals: Handle = async ({ event, resolve }) => {
+  const response = await resolve(event)
+  const location = response.headers.get("location")
+  if (!location || !event.url.pathname.startsWith("/auth/callback/")) return response
+  const target = new URL(location, event.url)
+  const error = target.searchParams.get("error")
+  if (target.origin !== event.url.origin || target.pathname !== "/auth/signin") return response
+  if (error === null || !PROVIDER_REFUSALS.has(error)) return response
+  const page = new URL("/error", event.url)
+  page.searchParams.set("error", error)
+  if (error === "OAuthCallbackError" && event.url.searchParams.get("error") === "access_denied") {
+    page.searchParams.set("code", "access_denied")
+  }
+  const headers = new Headers(response.headers)
+  headers.set("location", `${page.pathname}${page.search}`)
+  return new Response(null, { status: response.status, headers })
+}
 
 /**
  * Per-path protection: everything under /admin needs a session. `protect` runs after Latch's
@@ -15,6 +43,7 @@ import { handle as authHandle } from "./auth"
  */
 export const handle = sequence(
   guardRemoteFunctions,
+  providerRefusals,
   authHandle,
   protect(["/admin"], { signIn: "/signin" }),
 )

@@ -120,6 +120,8 @@ h1 { margin: 0 0 24px; font-size: 1.5rem; line-height: 1.25; font-weight: 700; l
 h1:has(+ p) { margin-bottom: 8px; }
 p { margin: 0 0 16px; }
 .lead { color: var(--muted); text-align: center; margin-bottom: 24px; }
+.lead:has(+ .advice) { margin-bottom: 12px; }
+.advice { text-align: center; margin-bottom: 24px; }
 a { color: var(--link); text-underline-offset: 2px; }
 a:hover { text-decoration-thickness: 2px; }
 form { display: flex; flex-direction: column; gap: 16px; margin: 0; }
@@ -163,6 +165,9 @@ input:focus { outline: none; border-color: var(--brand); box-shadow: 0 0 0 3px c
 .secondary:hover { background: var(--secondary-hover); text-decoration: none; }
 :focus-visible { outline: 2px solid var(--brand); outline-offset: 2px; }
 input:focus-visible { outline: none; }
+details { margin-top: 20px; }
+summary { cursor: pointer; color: var(--link); font-size: 0.9375rem; }
+details[open] summary { margin-bottom: 16px; }
 .divider { display: flex; align-items: center; gap: 12px; margin: 24px 0; color: var(--muted); font-size: 0.8125rem; text-transform: uppercase; letter-spacing: 0.06em; }
 .divider::before, .divider::after { content: ""; flex: 1; height: 1px; background: var(--border); }
 .alert {
@@ -174,6 +179,7 @@ input:focus-visible { outline: none; }
   color: var(--error-text);
   font-size: 0.9375rem;
 }
+form .alert { margin: 0; }
 .alert p { margin: 0; }
 .alert .code { margin-top: 4px; font-size: 0.8125rem; opacity: 0.85; }
 .alert code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
@@ -214,6 +220,23 @@ export interface LayoutOptions {
   body: SafeHtml
 }
 
+/**
+ * The page's icon: the theme's logo, else a small padlock in the brand colour drawn inline. With
+ * no `<link rel="icon">`, browsers ask the site for `/favicon.ico`, which an app may not have: a
+ * 404 logged on every built-in page. A `data:` URL costs no request (the policy allows `data:`
+ * images).
+ */
+function iconUrl(theme: Theme, logo: string | undefined): string {
+  if (logo) return logo
+  const brand = safeCssColor(theme.brandColor) ?? DEFAULT_BRAND
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">` +
+    `<rect width="32" height="32" rx="8" fill="${brand}"/>` +
+    `<path d="M11 14v-3a5 5 0 0 1 10 0v3" fill="none" stroke="#fff" stroke-width="2.5"/>` +
+    `<rect x="8" y="14" width="16" height="11" rx="2.5" fill="#fff"/></svg>`
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`
+}
+
 /** Renders a full HTML document with `body` in a centred card. */
 export function layout({ title, theme, body }: LayoutOptions): string {
   const logo = safeLogoUrl(theme.logo)
@@ -226,6 +249,7 @@ export function layout({ title, theme, body }: LayoutOptions): string {
         <meta name="robots" content="noindex" />
         <meta name="color-scheme" content="${scheme ? theme.colorScheme : "light dark"}" />
         <title>${title}</title>
+        <link rel="icon" href="${iconUrl(theme, logo)}" />
         <style>
           ${raw(styles(theme))}
         </style>

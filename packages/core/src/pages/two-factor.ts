@@ -1,7 +1,8 @@
 /**
  * The built-in pages of two-factor authentication: the code step of a sign-in, setting up an
  * authenticator app (a QR code drawn as inline SVG, and the secret to type by hand), and the
- * recovery codes, shown once. Plain forms: no script.
+ * recovery codes, shown once. Plain forms: no script. A refusal's alert sits directly above the
+ * submit button it is about, as on every page.
  */
 import { html, raw, safeUrl, type SafeHtml } from "./html.js"
 import { codeField, codedAlert, recoveryCodeField } from "./fields.js"
@@ -45,16 +46,15 @@ export function renderTwoFactorPage(props: TwoFactorPageProps): RenderedPage {
   const csrf = html`<input type="hidden" name="csrfToken" value="${props.csrfToken}" />`
   const body = html`<h1>Two-factor authentication</h1>
     <p class="lead">Enter the 6-digit code from your authenticator app.</p>
-    ${alert(props.code)}
     <form method="post" action="${safeUrl(props.action)}">
-      ${csrf} ${codeField("code", "Code")}
+      ${csrf} ${codeField("code", "Code")} ${alert(props.code)}
       <button type="submit" class="button primary">Verify</button>
     </form>
     <details>
       <summary>Use a recovery code</summary>
       <form method="post" action="${safeUrl(props.action)}">
         ${csrf} ${recoveryCodeField()}
-        <button type="submit" class="button">Use recovery code</button>
+        <button type="submit" class="button secondary">Use recovery code</button>
       </form>
     </details>`
   return {
@@ -92,7 +92,6 @@ export function renderTwoFactorSetupPage(props: TwoFactorSetupPageProps): Render
       Scan this code with an authenticator app (or type the key below), then enter the 6-digit code
       it shows.
     </p>
-    ${alert(props.code)}
     <div class="qr">${raw(props.qrSvg)}</div>
     <p class="secret">Key: <code>${grouped(props.secret)}</code></p>
     <form method="post" action="${safeUrl(props.action)}">
@@ -105,6 +104,7 @@ export function renderTwoFactorSetupPage(props: TwoFactorSetupPageProps): Render
       }
       ${props.replacing ? codeField("currentCode", "Code from your current authenticator") : ""}
       ${codeField("code", props.replacing ? "Code from the new authenticator" : "Code")}
+      ${alert(props.code)}
       <button type="submit" class="button primary">Turn on</button>
     </form>`
   return {

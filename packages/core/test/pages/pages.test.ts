@@ -115,7 +115,25 @@ describe("layout", () => {
     expect(page).toContain(`<meta name="robots" content="noindex"`)
     expect(page).toMatch(/<title>Sign in<\/title>/)
     expect(page).toMatch(/<main>[\s\S]*<h1>Sign in<\/h1>[\s\S]*<\/main>/)
-    expect(page).not.toMatch(/<script|<link|@import|url\(/i)
+    expect(page).not.toMatch(/<script|@import|url\(/i)
+    // One link: the icon, drawn inline, so that the browser asks for no /favicon.ico.
+    expect(page.match(/<link\b[^>]*>/g)).toEqual([
+      expect.stringMatching(/^<link rel="icon" href="data:image\/svg\+xml,%3Csvg/),
+    ])
+  })
+
+  it("draws the icon in the brand colour, or uses the logo", () => {
+    const icon = (page: string) => /<link rel="icon" href="([^"]*)"/.exec(page)?.[1]
+    expect(icon(signIn({ theme: { brandColor: "#0f766e" } }).html)).toContain(
+      encodeURIComponent(`fill="#0f766e"`).replace(/=/g, "&#61;"),
+    )
+    expect(icon(signIn({ theme: { brandColor: XSS } }).html)).toContain(
+      encodeURIComponent(`fill="${DEFAULT_BRAND}"`).replace(/=/g, "&#61;"),
+    )
+    expect(icon(signIn({ theme: { logo: "https://example.com/logo.png" } }).html)).toBe(
+      "https://example.com/logo.png",
+    )
+    expect(icon(signIn({ theme: { logo: "javascript:alert(1)" } }).html)).toMatch(/^data:/)
   })
 
   it("follows the system setting by default and for colorScheme auto", () => {
@@ -483,28 +501,55 @@ describe("error page", () => {
     })
 
   it.each([
-    ["Configuration", 500, "Server error", "There is a problem with the server configuration."],
-    ["AccessDenied", 403, "Access denied", "You do not have permission to sign in."],
-    ["Verification", 403, "Unable to sign in", "The sign in link is no longer valid."],
-    ["Default", 200, "Error", "Something went wrong."],
-    ["Unknown", 200, "Error", "Something went wrong."],
-    ["constructor", 200, "Error", "Something went wrong."],
-    ["__proto__", 200, "Error", "Something went wrong."],
-    [undefined, 200, "Error", "Something went wrong."],
-  ])("renders error=%s with status %i", (error, status, heading, message) => {
+    [
+      "Configuration",
+      500,
+      "Server error",
+      "There is a problem with the server configuration.",
+      "This is not something you did.",
+    ],
+    [
+      "AccessDenied",
+      403,
+      "Access denied",
+      "You do not have permission to sign in.",
+      "Try signing in another way or with another account.",
+    ],
+    [
+      "Verification",
+      403,
+      "Unable to sign in",
+      "The sign in link is no longer valid.",
+      "Ask for a new one on the sign-in page.",
+    ],
+    ["Default", 200, "Error", "Something went wrong.", "Try again from the sign-in page"],
+    ["Unknown", 200, "Error", "Something went wrong.", "Try again from the sign-in page"],
+    ["constructor", 200, "Error", "Something went wrong.", "Try again from the sign-in page"],
+    ["__proto__", 200, "Error", "Something went wrong.", "Try again from the sign-in page"],
+    [undefined, 200, "Error", "Something went wrong.", "Try again from the sign-in page"],
+  ])("renders error=%s with status %i", (error, status, heading, message, advice) => {
     const page = render(error)
     expect(page.status).toBe(status)
     expect(page.html).toContain(`<h1>${heading}</h1>`)
     expect(page.html).toContain(message)
+    expect(page.html).toContain(advice)
     expect(page.html).toMatch(/<a href="https:\/\/app\.example\.com">[^<]+<\/a>/)
   })
 
-  it("links to the sign-in page only for Verification", () => {
-    expect(render("Verification").html).toMatch(
-      /<a class="button primary" href="\/auth\/signin">Sign in<\/a>/,
-    )
-    expect(render("AccessDenied").html).not.toContain(`href="/auth/signin"`)
-    expect(render().html).not.toContain(`href="/auth/signin"`)
+  it("says something different for each error it knows", () => {
+    const words = ["Configuration", "AccessDenied", "Verification", "Default"].map((error) => {
+      const page = render(error).html
+      return /<p class="advice">([^<]*)<\/p>/.exec(page)?.[1]
+    })
+    expect(new Set(words).size).toBe(words.length)
+  })
+
+  it("offers signing in again but for a server error", () => {
+    const button = /<a class="button primary" href="\/auth\/signin">Sign in<\/a>/
+    expect(render("Verification").html).toMatch(button)
+    expect(render("AccessDenied").html).toMatch(button)
+    expect(render().html).toMatch(button)
+    expect(render("Configuration").html).not.toContain(`href="/auth/signin"`)
   })
 
   it("does not echo the error and escapes the URLs", () => {
