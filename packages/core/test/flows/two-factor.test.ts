@@ -4,7 +4,7 @@
  * code; wrong, replayed and late codes fail with coded errors; a recovery code works once;
  * turning it off or getting new codes needs a code. On both session strategies.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import { TOTP_PERIOD, totpAt } from "../../src/flows/two-factor/totp.js"
 import { beginTwoFactorSetup, getTwoFactorStatus } from "../../src/index.js"
 import { hashPassword } from "../../src/password/hash.js"
@@ -31,6 +31,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await op?.stop()
 })
+// Date stands still in every test (timers run as usual): a code computed for a step is checked
+// in that step, however long the request takes. With the real clock, a step boundary passing
+// between the two made a code of the step before two steps old, and refused (wrong_code). A test
+// that needs time to pass moves the clock itself.
+beforeEach(() => vi.useFakeTimers({ toFake: ["Date"] }))
 afterEach(() => vi.useRealTimers())
 
 type Events = Record<
