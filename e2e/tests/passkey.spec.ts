@@ -61,11 +61,47 @@ test("adds a passkey on the profile, then signs in with the passkey alone", asyn
   await expect(page.getByTestId("header-user")).toHaveText(ALICE.name)
   expect(await sessionCookie(page.context())).toBeDefined()
 
-  // The authenticator signed once more, and the server saw the counter move.
+  // The authenticator signed once more.
   const [after] = await credentialsOf(cdp, id)
   expect(after!.signCount).toBeGreaterThan(uses)
+})
+
+test("a passkey just added is not said to have been used", async ({ page }) => {
+  await addAuthenticator(page)
+  await withoutAutofill(page)
+  await signInByApi(page, ALICE)
   await page.goto("/profile")
-  await expect(page.getByTestId("passkeys")).toContainText(`used ${after!.signCount}`)
+  const listed = page.getByTestId("passkeys").getByRole("listitem")
+  await expect(page.getByTestId("add-passkey")).toBeEnabled()
+  const before = await listed.count()
+  await page.getByTestId("add-passkey").click()
+  await expect(page.getByTestId("passkey-added")).toBeVisible()
+  await expect(listed).toHaveCount(before + 1)
+  // Registering signs once with the new key (its counter says 1): that is not a use.
+  await expect(page.getByTestId("passkeys")).not.toContainText("used")
+})
+
+test("a second passkey from the same device says why none was added", async ({ page }) => {
+  await addAuthenticator(page)
+  await withoutAutofill(page)
+  await signInByApi(page, ALICE)
+  await page.goto("/profile")
+  const listed = page.getByTestId("passkeys").getByRole("listitem")
+  await expect(page.getByTestId("add-passkey")).toBeEnabled()
+  await page.getByTestId("add-passkey").click()
+  await expect(page.getByTestId("passkey-added")).toBeVisible()
+  const count = await listed.count()
+
+  // The server lists the account's passkeys (`excludeCredentials`): this authenticator holds
+  // one of them, and the browser refuses to make another (InvalidStateError).
+  await page.getByTestId("add-passkey").click()
+  const failed = page.getByTestId("passkey-failed")
+  await expect(failed).toHaveRole("alert")
+  await expect(failed).toContainText("already holds a passkey for your account")
+  await expect(failed).toContainText("add a passkey from another device")
+  // Placed right above the button.
+  await expect(page.locator("[data-testid=passkey-failed] + button")).toHaveText("Add a passkey")
+  await expect(listed).toHaveCount(count)
 })
 
 test("signs in from the browser's autofill of the sign-in page", async ({ page }) => {

@@ -296,6 +296,9 @@ test("changes the password: the current one again or a wrong current one is refu
   await form.getByRole("button", { name: "Change my password" }).click()
   await expect(page.getByTestId("password-changed")).toBeVisible()
   await expect(page.getByTestId("change-password-error")).toHaveCount(0)
+  // Changed: neither password stays in the form.
+  await expect(form.getByLabel("Current password")).toHaveValue("")
+  await expect(form.getByLabel("New password")).toHaveValue("")
   await screenshot(page, "password-changed")
   await findMail(page, account.email, SUBJECTS.changed)
 

@@ -193,6 +193,20 @@ test("the test's authenticator makes RFC 6238's codes (SHA-1, 8 digits; and thei
   }
 })
 
+test("opened directly, the code step says no sign-in is waiting, with a link to sign in", async ({
+  page,
+}) => {
+  await page.goto("/two-factor")
+  await expect(
+    page.getByRole("heading", { name: "No sign-in is waiting for a code" }),
+  ).toBeVisible()
+  await expect(
+    page.getByTestId("no-sign-in-waiting").getByRole("link", { name: "Sign in" }),
+  ).toHaveAttribute("href", "/signin")
+  await expect(page.getByText("Your account has two-factor authentication on")).toHaveCount(0)
+  await expect(page.getByTestId("two-factor-form")).toHaveCount(0)
+})
+
 test.describe("two-factor authentication", () => {
   // A sign-up by mail, a setup and several sign-ins; a code may wait for the next 30-s step.
   test.slow()
@@ -368,6 +382,17 @@ test.describe("two-factor authentication", () => {
     const fresh = (await listed.allTextContents()).map((code) => code.trim())
     expect(fresh.filter((code) => old.includes(code))).toEqual([])
     await screenshot(page, "two-factor-profile")
+    // Another form of the profile, posted before the codes are copied (its answer replaces the
+    // page's form data): they stay on screen.
+    const turnOff = page.getByTestId("turn-off-form")
+    await turnOff.getByLabel("Code from your authenticator app").fill(app.wrongCode())
+    await turnOff.getByRole("button", { name: "Turn off" }).click()
+    await expect(page.getByTestId("turn-off-error")).toContainText("(code: wrong_code)")
+    await expect(listed).toHaveCount(10)
+    expect((await listed.allTextContents()).map((code) => code.trim())).toEqual(fresh)
+    // Until the user says they saved them.
+    await page.getByTestId("recovery-codes-saved").click()
+    await expect(page.getByTestId("new-recovery-codes")).toHaveCount(0)
     await signOut(page)
 
     await signInWithPassword(page, account)

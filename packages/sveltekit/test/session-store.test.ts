@@ -357,7 +357,53 @@ describe("the server is the truth", () => {
     expect(fetchSession).toHaveBeenCalledTimes(2)
   })
 
-  it("re-runs the session's loads when it learns of a change, and only then", async () => {
+  it("re-runs every load when the user changed, the session's loads when only the expiry moved", async () => {
+    let server: Session | null = alice
+    const invalidate = vi.fn()
+    const invalidateAll = vi.fn()
+    const store = track(
+      createSessionStore({
+        initial: alice,
+        fetchSession: async () => server,
+        channel: null,
+        invalidate,
+        invalidateAll,
+      }),
+    )
+    await store.refresh()
+    expect(invalidate).not.toHaveBeenCalled() // no change
+    expect(invalidateAll).not.toHaveBeenCalled()
+    // The same user, a later expiry (a rolling session): only the loads that show the session.
+    server = { ...alice, expires: "2099-02-01T00:00:00.000Z" }
+    await store.refresh()
+    expect(invalidate).toHaveBeenCalledExactlyOnceWith("latch:session")
+    expect(invalidateAll).not.toHaveBeenCalled()
+    // Another user: a page's own load read `locals.auth()` and depends on no key, so all re-run.
+    server = bob
+    await store.refresh()
+    expect(invalidateAll).toHaveBeenCalledOnce()
+    expect(invalidate).toHaveBeenCalledTimes(1)
+    // Signed out elsewhere: the same.
+    server = null
+    await store.refresh()
+    expect(invalidateAll).toHaveBeenCalledTimes(2)
+    // The first answer of a store that started without a session (a prerendered page) is no
+    // change of page data.
+    const fresh = track(
+      createSessionStore({
+        fetchSession: async () => bob,
+        channel: null,
+        invalidate,
+        invalidateAll,
+      }),
+    )
+    await settle()
+    expect(fresh.data).toEqual(bob)
+    expect(invalidate).toHaveBeenCalledTimes(1)
+    expect(invalidateAll).toHaveBeenCalledTimes(2)
+  })
+
+  it("re-runs only the session's loads for a new user when invalidateAll is null", async () => {
     let server: Session | null = alice
     const invalidate = vi.fn()
     const store = track(
@@ -366,32 +412,27 @@ describe("the server is the truth", () => {
         fetchSession: async () => server,
         channel: null,
         invalidate,
+        invalidateAll: null,
       }),
     )
-    await store.refresh()
-    expect(invalidate).not.toHaveBeenCalled() // no change
     server = bob
     await store.refresh()
     expect(invalidate).toHaveBeenCalledExactlyOnceWith("latch:session")
-    // The first answer of a store that started without a session (a prerendered page) is no
-    // change of page data.
-    const fresh = track(
-      createSessionStore({ fetchSession: async () => server, channel: null, invalidate }),
-    )
-    await settle()
-    expect(fresh.data).toEqual(bob)
-    expect(invalidate).toHaveBeenCalledTimes(1)
   })
 
-  it("invalidates through $app/navigation by default", async () => {
+  it("invalidates through $app/navigation by default: every load after a sign-out", async () => {
     let server: Session | null = alice
     const store = track(
       createSessionStore({ initial: alice, fetchSession: async () => server, channel: null }),
     )
-    server = null
+    server = { ...alice, expires: "2099-02-01T00:00:00.000Z" }
     await store.refresh()
     await settle()
     expect(invalidated).toEqual(["latch:session"])
+    server = null
+    await store.refresh()
+    await settle()
+    expect(invalidated).toEqual(["latch:session", "*"])
   })
 })
 

@@ -4,10 +4,12 @@
  * session is `$state`, so markup and `$derived` follow it. The server is the truth: the session
  * is refetched when it expires, when the tab becomes visible again (throttled), optionally on an
  * interval, and when another tab of the same origin reports a different session. A change
- * learned that way re-runs the loads that depend on `SESSION_DEPENDENCY`.
+ * learned that way re-runs the page's loads: all of them when the user changed (signed in, out,
+ * as someone else, or their data), since any load may have read `locals.auth()`; only those that
+ * depend on `SESSION_DEPENDENCY` when just the expiry moved.
  */
 import { browser } from "$app/environment"
-import { invalidate as invalidateLoads } from "$app/navigation"
+import { invalidate as invalidateLoads, invalidateAll as invalidateAllLoads } from "$app/navigation"
 import { page } from "$app/state"
 import type { Session } from "@latch/core/types"
 import { actionsBase } from "./client-base.js"
@@ -52,10 +54,19 @@ export interface SessionStoreOptions extends SessionRefetchOptions {
    */
   channel?: SessionChannel | null
   /**
-   * Called with `SESSION_DEPENDENCY` when the session changed other than through page data;
-   * `null` for nothing. @default `invalidate` of `$app/navigation`
+   * Called with `SESSION_DEPENDENCY` when the session's expiry moved other than through page
+   * data (and when the user changed, if `invalidateAll` is `null`); `null` for nothing.
+   * @default `invalidate` of `$app/navigation`
    */
   invalidate?: ((dependency: string) => unknown) | null
+  /**
+   * Called when the user changed other than through page data (signed in, signed out, signed in
+   * as someone else, their name updated): every load of the page may have read the session
+   * (`locals.auth()` in a page's load registers no dependency), so all of them run again, and a
+   * page that needs a session redirects as its load says. `null`: call `invalidate` instead.
+   * @default `invalidateAll` of `$app/navigation`
+   */
+  invalidateAll?: (() => unknown) | null
   /** The clock, in milliseconds. @default Date.now */
   now?: () => number
 }
@@ -90,6 +101,11 @@ const MIN_DELAY = 10_000
 /** What identifies a session for other tabs: who, and until when. */
 function fingerprintOf(session: Session | null): string {
   return session ? JSON.stringify([session.user ?? null, session.expires]) : "null"
+}
+
+/** Who the session is of, with what the server says of them: what a page's data may show. */
+function userOf(session: Session | null): string {
+  return JSON.stringify(session?.user ?? null)
 }
 
 function isSessionMessage(value: unknown): value is SessionMessage {
@@ -171,6 +187,8 @@ function createStore(options: SessionStoreOptions): StoreHandle {
   } = options
   const channel = options.channel === undefined ? openChannel() : options.channel
   const invalidate = options.invalidate === undefined ? invalidateLoads : options.invalidate
+  const invalidateAll =
+    options.invalidateAll === undefined ? invalidateAllLoads : options.invalidateAll
 
   // Replaced whole, never mutated: `raw` spares the proxy.
   let data = $state.raw<Session | null | undefined>(options.initial)
@@ -201,7 +219,9 @@ function createStore(options: SessionStoreOptions): StoreHandle {
 
   /**
    * Shows a session. A change is told to the other tabs; one learned other than from page data
-   * also re-runs the loads that depend on the session, so that page data catches up. Learning
+   * also re-runs loads, so that page data catches up: every load when the user changed (a page's
+   * own load reads `locals.auth()` without depending on `SESSION_DEPENDENCY`, and would go on
+   * showing a user who signed out), the session's loads when only the expiry moved. Learning
    * the session for the first time (a prerendered page) is no change of page data.
    */
   function show(session: Session | null, ticket: number, fromPage = false): void {
@@ -209,11 +229,14 @@ function createStore(options: SessionStoreOptions): StoreHandle {
     shown = ticket
     const known = data !== undefined
     const changed = !known || fingerprintOf(data!) !== fingerprintOf(session)
+    const userChanged = known && userOf(data!) !== userOf(session)
     data = session
     scheduleExpiry(session)
     if (!changed) return
     announce()
-    if (known && !fromPage && !destroyed) void Promise.resolve(invalidate?.(SESSION_DEPENDENCY))
+    if (!known || fromPage || destroyed) return
+    if (userChanged && invalidateAll) void Promise.resolve(invalidateAll())
+    else void Promise.resolve(invalidate?.(SESSION_DEPENDENCY))
   }
 
   function announce(): void {

@@ -26,14 +26,21 @@ import {
 } from "../../auth"
 import type { Actions, PageServerLoad } from "./$types"
 import { postedForm } from "$lib/server/form"
+import { hasUser, signedOut } from "$lib/server/signed-out"
 import { fromDatabase } from "$lib/server/unavailable"
+import { updateSession } from "$lib/server/update-session"
 
 /** The sign-in page, coming back here. */
 const signInHere = `/signin?${new URLSearchParams({ callbackUrl: "/profile" })}`
 
 export const load: PageServerLoad = async (event) => {
   const session = await event.locals.auth()
-  if (!session?.user) redirect(303, signInHere)
+  if (!session?.user) {
+    // A form of this page posted without a session, without JavaScript: the page rendered with
+    // the action's answer says so (a redirect would drop it). Nothing of the account is shown.
+    if (event.request.method === "POST") return { signedOut: true as const }
+    redirect(303, signInHere)
+  }
   // The user's passkeys, as the adapter stores them (never their keys: only what to show).
   const adapter = await demoAdapter()
   const id = session.user.id
@@ -59,8 +66,11 @@ export const load: PageServerLoad = async (event) => {
     string,
     { id: string; name: string; type: string }
   >
+  // Not one already linked: linking it again would only sign in with the same account.
+  const linked = new Set(methods.map((method) => method.provider))
   const linkable = Object.values(providers)
     .filter((provider) => provider.type === "oauth" || provider.type === "oidc")
+    .filter((provider) => !linked.has(provider.id))
     .map(({ id, name }) => ({ id, name }))
   // "Where you are signed in": database sessions only. A JWT session lives in its cookie alone,
   // so the server has no list of them to show or to end.
@@ -76,16 +86,18 @@ export const load: PageServerLoad = async (event) => {
     linkable,
     passwords: demoPasswordAccounts(),
     removed: event.url.searchParams.has("removed"),
+    saved: event.url.searchParams.has("saved"),
     twoFactor,
     twoFactorOff: event.url.searchParams.has("twoFactorOff"),
     changes: {
       fresh: reauthentication.fresh,
       freshUntil: reauthentication.freshUntil ?? null,
     },
+    // Not its signature counter: that counts the authenticator's signatures (registration is
+    // one; a synced passkey reports 0 forever), not the user's sign-ins.
     passkeys: passkeys.map((passkey) => ({
       id: passkey.credentialID,
       synced: passkey.credentialBackedUp,
-      uses: passkey.counter,
     })),
     // Named by id and described by what they recorded: a page never sees a session's token.
     // This device first, then the others, most recently used first (as listed).
@@ -105,7 +117,7 @@ export const load: PageServerLoad = async (event) => {
 
 /** The actions below need a signed-in user with database sessions. */
 async function refusal(event: RequestEvent) {
-  if (!(await event.locals.auth())?.user) redirect(303, signInHere)
+  if (!(await hasUser(event))) return signedOut("sessions")
   if (demoSessionStrategy() !== "database") {
     return fail(400, { message: "Sessions are not listed with JWT sessions." })
   }
@@ -114,15 +126,35 @@ async function refusal(event: RequestEvent) {
 
 // Plain form posts: they work without JavaScript. SvelteKit refuses a cross-site post to an
 // action (its origin check), and Latch only ever ends a session of the user whose cookie came.
+// Each one posted without a session (signed out in another tab or device) answers
+// `signedOut(form)`: the page says so above that form's button, with a link to sign in again.
 export const actions: Actions = {
+  // The display name: `update({ name })` of the session, as the browser's live session does it,
+  // so that it works without JavaScript too. The `jwt` (or `session`) callback keeps the name;
+  // then back here (`?saved`), where the page, the header and the other tabs show it.
+  saveName: async (event) => {
+    if (!(await hasUser(event))) return signedOut("name")
+    const name = (await postedForm(event.request)).get("name")
+    if (typeof name !== "string" || !name.trim()) {
+      return fail(400, { nameMessage: "Enter a name: spaces alone are not one." })
+    }
+    const session = await updateSession(event, { name })
+    if (!session?.user) return signedOut("name")
+    // A fresh page with the new session: this request's `locals.auth()` read the old one.
+    redirect(303, "/profile?saved")
+  },
   // Removes one sign-in method (its `provider` and `id`, as listed), then comes back here.
   // Refused (`AccountError`): the last way in (`last_method`), one that is not the user's or is
   // gone already (`not_found`), or no session (`signed_out`).
   removeMethod: async (event) => {
+    if (!(await hasUser(event))) return signedOut("methods")
     try {
       await removeSignInMethod(event)
     } catch (error) {
-      if (error instanceof AccountError) return fail(400, { methodCode: error.code })
+      if (error instanceof AccountError) {
+        if (error.code === "signed_out") return signedOut("methods")
+        return fail(400, { methodCode: error.code })
+      }
       throw error
     }
   },
@@ -130,10 +162,12 @@ export const actions: Actions = {
   // alone does not), then comes back here (the form's `redirectTo`). Refused (`TwoFactorError`):
   // `wrong_code`, `replayed_code`, `rate_limited`, `not_enrolled`, `signed_out`.
   turnOffTwoFactor: async (event) => {
+    if (!(await hasUser(event))) return signedOut("turnOff")
     try {
       await disableTwoFactor(event)
     } catch (error) {
       if (error instanceof TwoFactorError) {
+        if (error.code === "signed_out") return signedOut("turnOff")
         return fail(400, { twoFactorForm: "turnOff", twoFactorCode: error.code })
       }
       throw error
@@ -142,11 +176,13 @@ export const actions: Actions = {
   // New recovery codes, given a code of the app; the old ones stop working. The page shows them
   // once: Latch keeps only their HMACs.
   newRecoveryCodes: async (event) => {
+    if (!(await hasUser(event))) return signedOut("recoveryCodes")
     try {
       const { recoveryCodes } = await regenerateRecoveryCodes(event)
       return { recoveryCodes }
     } catch (error) {
       if (error instanceof TwoFactorError) {
+        if (error.code === "signed_out") return signedOut("recoveryCodes")
         return fail(400, { twoFactorForm: "recoveryCodes", twoFactorCode: error.code })
       }
       throw error

@@ -10,10 +10,18 @@ import { twoFactorCodeOfQuery } from "$lib/two-factor"
 import { verifyTwoFactor } from "../../auth"
 import type { Actions, PageServerLoad } from "./$types"
 
-export const load: PageServerLoad = async ({ url }) => ({
+/**
+ * Whether a sign-in waits for its code in this browser: Latch's sealed cookie of it
+ * (`latch.two-factor`, `__Secure-` on https, in chunks `.0`, `.1`… when long). Only whether one
+ * is there: Latch opens and checks it when the code is posted (too late, or spent: `expired`).
+ */
+const PENDING_COOKIE = /^(__Secure-)?latch\.two-factor(\.\d+)?$/
+
+export const load: PageServerLoad = async ({ url, cookies }) => ({
   recovery: url.searchParams.has("recovery"),
   // Latch's own redirects here carry a refusal in the query (`?error=TwoFactorError&code=`).
   code: twoFactorCodeOfQuery(url),
+  waiting: cookies.getAll().some(({ name }) => PENDING_COOKIE.test(name)),
 })
 
 export const actions: Actions = {
