@@ -10,7 +10,7 @@ const OP_ORIGIN = new RegExp(
 
 test("signs in with the local OpenID Provider and signs out", async ({ page }) => {
   await page.goto("/signin?callbackUrl=%2Fprotected")
-  await page.getByRole("button", { name: "Sign in with Local OpenID Provider" }).click()
+  await page.getByRole("button", { name: "Continue with Local OpenID Provider" }).click()
 
   // The provider's login page (its own origin), then its consent page.
   await expect(page).toHaveURL(OP_ORIGIN)
@@ -43,7 +43,7 @@ test("signs in with the built-in Cognito provider (its issuer: the local OpenID 
   // Carol: no other sign-in holds her address (Alice's and Bob's belong to other accounts, and
   // linking by address is refused).
   await page.goto("/signin?callbackUrl=%2Fprotected")
-  await page.getByRole("button", { name: "Sign in with Cognito" }).click()
+  await page.getByRole("button", { name: "Continue with Cognito" }).click()
   await expect(page).toHaveURL(OP_ORIGIN)
   await page.locator("input[name=login]").fill(CAROL.username)
   await page.locator("input[name=password]").fill("any")
@@ -60,7 +60,7 @@ test("a refusal at the provider shows an error on the sign-in page, with no sess
   page,
 }) => {
   await page.goto("/signin")
-  await page.getByRole("button", { name: "Sign in with Local OpenID Provider" }).click()
+  await page.getByRole("button", { name: "Continue with Local OpenID Provider" }).click()
   await page.locator("input[name=login]").fill(ALICE.username)
   await page.locator("input[name=password]").fill("any")
   await page.locator("button[type=submit]").first().click()
