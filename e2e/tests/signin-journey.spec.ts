@@ -3,7 +3,7 @@
 // that are busy while their form is on its way (one mail per click, however fast), email limits
 // the page says out loud, a way from "check your email" to the demo's mailbox, and a built-in
 // sign-in page whose choices say what each one is.
-import { expect, test, type Page } from "@playwright/test"
+import { expect, test, type Locator, type Page } from "@playwright/test"
 import { ALICE, newAccount, pressLinkButton, random, sessionCookie } from "./support"
 
 /** An address no other test (or project, or run) uses. */
@@ -117,13 +117,24 @@ test.describe("without JavaScript", () => {
   })
 })
 
+/**
+ * Clicks the button twice in one go, as the fastest double-click does: the second click comes
+ * before the page has redrawn anything after the first.
+ */
+async function doubleClick(button: Locator) {
+  await button.evaluate((element: HTMLButtonElement) => {
+    element.click()
+    element.click()
+  })
+}
+
 test.describe("a double-click sends one mail", () => {
   test("on 'Email me a sign-in link'", async ({ page }) => {
     const address = newAddress("double-link")
     await page.goto("/signin")
     const form = page.getByTestId("email-form")
     await form.getByLabel("Email address").fill(address)
-    await form.getByRole("button", { name: "Email me a sign-in link" }).dblclick()
+    await doubleClick(form.getByRole("button", { name: "Email me a sign-in link" }))
     await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible()
     await settleMails(page)
     await expect(mailsTo(page, address)).toHaveCount(1)
@@ -136,7 +147,7 @@ test.describe("a double-click sends one mail", () => {
     await form.getByLabel("Name").fill(account.name)
     await form.getByLabel("Email address").fill(account.email)
     await form.getByLabel("Password").fill(account.password)
-    await form.getByRole("button", { name: "Create my account" }).dblclick()
+    await doubleClick(form.getByRole("button", { name: "Create my account" }))
     await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible()
     await settleMails(page)
     await expect(mailsTo(page, account.email)).toHaveCount(1)
