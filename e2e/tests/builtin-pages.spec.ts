@@ -33,7 +33,7 @@ test.describe("the built-in pages", () => {
 
     await form.getByLabel("Username").fill(ALICE.username)
     await form.getByLabel("Password").fill(ALICE.password)
-    await submit(page, "Sign in with Password")
+    await submit(page, "Sign in with Username and password")
 
     await expect(page).toHaveURL("/protected")
     await expect(page.getByTestId("protected-title")).toBeVisible()
@@ -56,7 +56,7 @@ test.describe("the built-in pages", () => {
     const form = credentialsForm(page)
     await form.getByLabel("Username").fill(ALICE.username)
     await form.getByLabel("Password").fill("not-the-password")
-    await submit(page, "Sign in with Password")
+    await submit(page, "Sign in with Username and password")
 
     await expect(page).toHaveURL(/\/auth\/signin\?.*error=CredentialsSignin/)
     const alert = page.getByRole("alert")
@@ -67,7 +67,7 @@ test.describe("the built-in pages", () => {
     // The error page keeps the callbackUrl: the next try still returns to /protected.
     await form.getByLabel("Username").fill(ALICE.username)
     await form.getByLabel("Password").fill(ALICE.password)
-    await submit(page, "Sign in with Password")
+    await submit(page, "Sign in with Username and password")
     await expect(page).toHaveURL("/protected")
   })
 

@@ -8,18 +8,25 @@ async function startFromProtected(page: Page) {
   expect(callbackUrlOf(page.url())).toBe("/protected")
 }
 
-async function fillClientForm(page: Page, username: string, password: string) {
-  const form = page.getByTestId("client-form")
+/**
+ * Signs in with the page's username and password form: with JavaScript (these tests), its
+ * submit calls the browser helper signIn("credentials", …); without, it posts to the page's form
+ * action (no-javascript.spec.ts).
+ */
+async function fillSignInForm(page: Page, username: string, password: string) {
+  const form = page.getByTestId("signin-form")
   await form.getByLabel("Username").fill(username)
   await form.getByLabel("Password").fill(password)
-  await form.getByRole("button", { name: "Sign in" }).click()
+  await form.getByRole("button", { name: "Sign in", exact: true }).click()
 }
 
-async function fillActionForm(page: Page, username: string, password: string) {
-  const form = page.getByTestId("action-form")
+/** Posts the username and password to the page's form action, as the form does without script. */
+async function postToFormAction(page: Page, username: string, password: string) {
+  const form = page.getByTestId("signin-form")
   await form.getByLabel("Username").fill(username)
   await form.getByLabel("Password").fill(password)
-  await form.getByRole("button", { name: "Sign in with the form action" }).click()
+  // The form's own POST, without the script's submit handler.
+  await form.evaluate((element: HTMLFormElement) => HTMLFormElement.prototype.submit.call(element))
 }
 
 /** The user is back on /protected, and home and the header show their name. */
@@ -34,57 +41,59 @@ async function expectSignedInAs(page: Page, name: string) {
   await expect(page.getByTestId("header-user")).toHaveText(name)
 }
 
-test.describe("signing in with the client helper form", () => {
+test.describe("signing in with the username and password form (the browser helper)", () => {
   test("returns to the requested page and shows the user's name", async ({ page }) => {
     await startFromProtected(page)
-    await fillClientForm(page, ALICE.username, ALICE.password)
+    await fillSignInForm(page, ALICE.username, ALICE.password)
     await expectSignedInAs(page, ALICE.name)
   })
 
   test("with a wrong password shows an inline message and sets no cookie", async ({ page }) => {
     await startFromProtected(page)
-    await fillClientForm(page, ALICE.username, "not-the-password")
-    const form = page.getByTestId("client-form")
-    await expect(form.getByRole("alert")).toHaveText("Wrong username or password.")
+    await fillSignInForm(page, ALICE.username, "not-the-password")
+    const form = page.getByTestId("signin-form")
+    await expect(form.getByRole("alert")).toHaveText(
+      "Wrong username or password. (code: credentials)",
+    )
     // The visitor stays on the sign-in page, still anonymous.
     await expect(page).toHaveURL(/\/signin\?/)
     await expect(page.getByTestId("header-user")).toHaveCount(0)
     expect(await sessionCookie(page.context())).toBeUndefined()
 
     // The next try clears the message and returns to the requested page.
-    await fillClientForm(page, ALICE.username, ALICE.password)
+    await fillSignInForm(page, ALICE.username, ALICE.password)
     await expectSignedInAs(page, ALICE.name)
   })
 })
 
-test.describe("signing in with the form action", () => {
+test.describe("signing in through the page's form action", () => {
   test("returns to the requested page and shows the user's name", async ({ page }) => {
     await startFromProtected(page)
-    await fillActionForm(page, BOB.username, BOB.password)
+    await postToFormAction(page, BOB.username, BOB.password)
     await expectSignedInAs(page, BOB.name)
   })
 
   test("with a wrong password shows the inline error with its code", async ({ page }) => {
     await startFromProtected(page)
-    await fillActionForm(page, BOB.username, "not-the-password")
-    const error = page.getByTestId("action-error")
+    await postToFormAction(page, BOB.username, "not-the-password")
+    const error = page.getByTestId("signin-error")
     await expect(error).toBeVisible()
     await expect(error).toContainText("Wrong username or password")
     await expect(error).toContainText("code: credentials")
     // The username is kept for the next try.
-    await expect(page.getByTestId("action-form").getByLabel("Username")).toHaveValue(BOB.username)
+    await expect(page.getByTestId("signin-form").getByLabel("Username")).toHaveValue(BOB.username)
     await expect(page.getByTestId("header-user")).toHaveCount(0)
     expect(await sessionCookie(page.context())).toBeUndefined()
 
     // The next try still returns to the requested page.
-    await fillActionForm(page, BOB.username, BOB.password)
+    await postToFormAction(page, BOB.username, BOB.password)
     await expectSignedInAs(page, BOB.name)
   })
 
   test("with an unknown user shows the same inline error", async ({ page }) => {
     await page.goto("/signin")
-    await fillActionForm(page, "mallory", "whatever")
-    await expect(page.getByTestId("action-error")).toContainText("code: credentials")
+    await postToFormAction(page, "mallory", "whatever")
+    await expect(page.getByTestId("signin-error")).toContainText("code: credentials")
     expect(await sessionCookie(page.context())).toBeUndefined()
   })
 })

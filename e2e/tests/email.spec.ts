@@ -103,8 +103,8 @@ test("a mail scanner's visit to the link leaves it working for its reader", asyn
 test("the built-in sign-in page sends a link too", async ({ page }) => {
   const address = newAddress()
   await page.goto("/auth/signin?callbackUrl=%2F")
-  // The email provider's own form (the passkey and password forms have an email field too).
-  const button = page.getByRole("button", { name: "Sign in with Email", exact: true })
+  // The email provider's own form (the password accounts' form has an email field too).
+  const button = page.getByRole("button", { name: "Sign in with Email link", exact: true })
   const form = page.locator("form", { has: button })
   await form.getByLabel("Email", { exact: true }).fill(address)
   await button.click()
@@ -119,7 +119,7 @@ test("signs in with a link sent through Resend's HTTP API (to the local mailbox'
 }) => {
   const address = newAddress()
   await page.goto("/auth/signin?callbackUrl=%2Fprotected")
-  const button = page.getByRole("button", { name: "Sign in with Resend" })
+  const button = page.getByRole("button", { name: "Sign in with Email link (Resend)" })
   const form = page.locator("form", { has: button })
   await form.getByLabel("Email", { exact: true }).fill(address)
   await button.click()

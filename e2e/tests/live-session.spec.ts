@@ -49,10 +49,10 @@ test("signing out in one page shows the other signed out within a second, withou
   await expect(a.getByTestId("signed-out")).toBeVisible()
   await mark(a)
   await b.goto("/signin")
-  await b.getByTestId("action-form").getByLabel("Username").fill(ALICE.username)
-  await b.getByTestId("action-form").getByLabel("Password").fill(ALICE.password)
+  await b.getByTestId("signin-form").getByLabel("Username").fill(ALICE.username)
+  await b.getByTestId("signin-form").getByLabel("Password").fill(ALICE.password)
   await b
-    .getByTestId("action-form")
+    .getByTestId("signin-form")
     .getByRole("button", { name: /sign in/i })
     .click()
   await expect(b.getByTestId("header-user")).toHaveText(ALICE.name)

@@ -13,7 +13,7 @@ const CHECKS = ["authjs.state", "authjs.nonce", "authjs.pkce.code_verifier"]
 /** From the custom sign-in page to the provider's login page. */
 async function startSignIn(page: Page) {
   await page.goto("/signin?callbackUrl=%2Fprotected")
-  await page.getByRole("button", { name: "Sign in with Local OpenID Provider" }).click()
+  await page.getByRole("button", { name: "Continue with Local OpenID Provider" }).click()
   await expect(page).toHaveURL(OP_ORIGIN)
   await expect(page.locator("input[name=login]")).toBeVisible()
 }
@@ -33,7 +33,7 @@ async function logInAndAllow(page: Page, login: string) {
 
 test("signs in with the local OpenID Provider and signs out", async ({ page }) => {
   await page.goto("/signin?callbackUrl=%2Fprotected")
-  await page.getByRole("button", { name: "Sign in with Local OpenID Provider" }).click()
+  await page.getByRole("button", { name: "Continue with Local OpenID Provider" }).click()
 
   // The provider's login page (its own origin), then its consent page.
   await expect(page).toHaveURL(OP_ORIGIN)
@@ -64,7 +64,7 @@ test("signs in with the built-in Cognito provider (its issuer: the local OpenID 
   // Carol: no other sign-in holds her address (Alice's and Bob's belong to other accounts, and
   // linking by address is refused).
   await page.goto("/signin?callbackUrl=%2Fprotected")
-  await page.getByRole("button", { name: "Sign in with Cognito" }).click()
+  await page.getByRole("button", { name: "Continue with Cognito" }).click()
   await expect(page).toHaveURL(OP_ORIGIN)
   await page.locator("input[name=login]").fill(CAROL.username)
   await page.locator("input[name=password]").fill("any")

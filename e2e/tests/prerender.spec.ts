@@ -24,7 +24,9 @@ test("the <SignIn/> button of /about leads to the sign-in page", async ({ page }
   // No provider in the form: the signIn action sends the visitor to the sign-in page.
   await expect(page).toHaveURL(/\/auth\/signin\?/)
   expect(callbackUrlOf(page.url())).toBeTruthy()
-  await expect(page.getByRole("button", { name: "Sign in with Password" })).toBeVisible()
+  await expect(
+    page.getByRole("button", { name: "Sign in with Username and password" }),
+  ).toBeVisible()
 })
 
 test("a signed-in user opening /about sees their name in the header", async ({ page }) => {
@@ -40,6 +42,8 @@ test.describe("without JavaScript", () => {
     await page.goto("/about")
     await page.getByRole("button", { name: "Go to the sign-in page" }).click()
     await expect(page).toHaveURL(/\/auth\/signin\?/)
-    await expect(page.getByRole("button", { name: "Sign in with Password" })).toBeVisible()
+    await expect(
+      page.getByRole("button", { name: "Sign in with Username and password" }),
+    ).toBeVisible()
   })
 })

@@ -54,7 +54,7 @@ test.describe("with JavaScript", () => {
   test("a provider already linked is not offered again", async ({ page }) => {
     // Signed in with the local OpenID Provider: it is one of the account's sign-in methods.
     await page.goto("/signin?callbackUrl=%2Fprofile")
-    await page.getByRole("button", { name: "Sign in with Local OpenID Provider" }).click()
+    await page.getByRole("button", { name: "Continue with Local OpenID Provider" }).click()
     await expect(page).toHaveURL(OP_ORIGIN)
     await page.locator("input[name=login]").fill(ALICE.username)
     await page.locator("input[name=password]").fill("any")

@@ -21,7 +21,7 @@ test.describe("an anonymous visitor", () => {
       await expect(page).toHaveURL(/\/signin\?/)
       expect(callbackUrlOf(page.url())).toBe(path)
       await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible()
-      await expect(page.getByTestId("client-form")).toBeVisible()
+      await expect(page.getByTestId("signin-form")).toBeVisible()
     })
   }
 

@@ -9,8 +9,8 @@ import { ALICE, screenshot, signInByApi } from "./support"
 
 async function openCustomSignIn(page: Page) {
   await page.goto("/signin?callbackUrl=%2Fprotected")
-  await expect(page.getByTestId("client-form")).toBeVisible()
-  await expect(page.getByTestId("action-form")).toBeVisible()
+  await expect(page.getByTestId("signin-form")).toBeVisible()
+  await expect(page.getByTestId("email-form")).toBeVisible()
 }
 
 for (const [size, viewport] of [
@@ -35,16 +35,11 @@ for (const [size, viewport] of [
 
     test(`the custom sign-in page with errors (${size})`, async ({ page }) => {
       await openCustomSignIn(page)
-      const client = page.getByTestId("client-form")
-      await client.getByLabel("Username").fill(ALICE.username)
-      await client.getByLabel("Password").fill("not-the-password")
-      await client.getByRole("button", { name: "Sign in" }).click()
-      await expect(client.getByRole("alert")).toBeVisible()
-      const action = page.getByTestId("action-form")
-      await action.getByLabel("Username").fill(ALICE.username)
-      await action.getByLabel("Password").fill("not-the-password")
-      await action.getByRole("button", { name: "Sign in with the form action" }).click()
-      await expect(page.getByTestId("action-error")).toBeVisible()
+      const form = page.getByTestId("signin-form")
+      await form.getByLabel("Username").fill(ALICE.username)
+      await form.getByLabel("Password").fill("not-the-password")
+      await form.getByRole("button", { name: "Sign in", exact: true }).click()
+      await expect(page.getByTestId("signin-error")).toBeVisible()
       await expectNoHorizontalOverflow(page)
       await screenshot(page, `signin-errors-${size}`)
     })
@@ -59,7 +54,9 @@ for (const [size, viewport] of [
 
     test(`the built-in sign-in page (${size})`, async ({ page }) => {
       await page.goto("/auth/signin?callbackUrl=%2Fprotected")
-      await expect(page.getByRole("button", { name: "Sign in with Password" })).toBeVisible()
+      await expect(
+        page.getByRole("button", { name: "Sign in with Username and password" }),
+      ).toBeVisible()
       await expectNoHorizontalOverflow(page)
       await screenshot(page, `builtin-signin-${size}`)
     })

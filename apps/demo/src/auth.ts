@@ -29,8 +29,10 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
   const strategy = demoSessionStrategy()
   const adapter = await openDatabase(env)
   const providers: SvelteKitAuthConfig["providers"] = [
+    // The demo's users (alice, bob): the built-in sign-in page's "Sign in with Username and
+    // password", apart from the password accounts' "Email and password" below.
     Credentials({
-      name: "Password",
+      name: "Username and password",
       credentials: {
         username: { label: "Username", placeholder: "alice", autocomplete: "username" },
         password: { label: "Password", type: "password" },
@@ -55,8 +57,22 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
   if (env.AUTH_COGNITO_ISSUER) providers.splice(1, 0, Cognito)
   // Email sign-in links, sent over SMTP: AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM. `npm run demo`
   // points them at a local SMTP sink whose mails /dev/mailbox shows.
+  // Both say on the "check your email" page when a limit on links stopped a mail, and link to
+  // the development mailbox when there is one. The limits: 5 links per address in 10 minutes (the
+  // default), and 100 per client address rather than 20, since everyone trying the demo on one
+  // machine, and its end-to-end suite, ask from the same address.
+  const emailOptions = {
+    rateLimit: { sayWhenReached: true, perClient: 100 },
+    ...(env.LATCH_DEMO_MAILBOX_DIR && { inboxUrl: "/dev/mailbox" }),
+  }
   if (env.AUTH_EMAIL_SERVER) {
-    providers.push(Nodemailer({ from: env.AUTH_EMAIL_FROM ?? "Latch demo <no-reply@latch.test>" }))
+    providers.push(
+      Nodemailer({
+        name: "Email link",
+        from: env.AUTH_EMAIL_FROM ?? "Latch demo <no-reply@latch.test>",
+        ...emailOptions,
+      }),
+    )
   }
   // Email sign-in links sent through Resend's HTTP API, when AUTH_RESEND_KEY is set. With
   // LATCH_DEMO_RESEND_API (the e2e tests), the API calls go to the local mailbox's
@@ -65,7 +81,9 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
     const api = env.LATCH_DEMO_RESEND_API
     providers.push(
       Resend({
+        name: "Email link (Resend)",
         from: env.AUTH_EMAIL_FROM ?? "Latch demo <no-reply@latch.test>",
+        ...emailOptions,
         ...(api && {
           [customFetch]: (url: string, init: RequestInit) =>
             fetch(url.replace(/^https:\/\/api\.resend\.com(?=\/)/, api), init),
@@ -77,7 +95,7 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
   // mailed link, and resets a forgotten password by another. The mails go through the first
   // email provider above that can send any message (Nodemailer, to the local mailbox): without
   // one, there is no password account. Named apart from the demo users' Credentials provider,
-  // whose button says "Sign in with Password".
+  // whose button says "Sign in with Username and password".
   const passwords = demoPasswordAccounts()
   if (passwords) providers.push(Password({ name: "Email and password", policy: PASSWORD_POLICY }))
   // Passkeys: a signed-in user adds one on /profile, then signs in with it alone. The relying

@@ -24,6 +24,7 @@ import { InvalidProvider } from "../errors.js"
 import { signInWithCredentials, signInWithWebAuthn } from "./callback.js"
 import { formUrl } from "./password.js"
 import { passwordSettings, type PasswordConfig } from "../providers/password.js"
+import { defaultGetUserInfo } from "../providers/webauthn.js"
 
 export async function signInPage(ctx: ActionContext): Promise<ResponseInternal> {
   const { query } = ctx.request
@@ -46,6 +47,8 @@ export async function signInPage(ctx: ActionContext): Promise<ResponseInternal> 
         ...provider,
         type: config.type,
         credentials: config.formFields,
+        // Only an app's own `getUserInfo` lets an anonymous visitor register a passkey.
+        registers: config.getUserInfo !== defaultGetUserInfo,
         optionsUrl: `${ctx.actionBase}/webauthn-options/${encodeURIComponent(config.id)}`,
         conditionalUI: config.enableConditionalUI,
       }

@@ -29,16 +29,33 @@ async function codeFormOf(
   }
 }
 
+/**
+ * The email provider that sent the mail: the one named, or, for a Password provider's mail,
+ * the first that can send any message (`sendMail`), which is what sends them by default.
+ */
+function mailingProvider(ctx: ActionContext, providerId: string | undefined) {
+  const named = providerId === undefined ? undefined : ctx.config.providers.get(providerId)
+  if (!named) return undefined
+  if (isEmailProvider(named)) return named
+  for (const provider of ctx.config.providers.values()) {
+    if (isEmailProvider(provider) && typeof provider.sendMail === "function") return provider
+  }
+  return undefined
+}
+
 export async function verifyRequestPage(ctx: ActionContext): Promise<ResponseInternal> {
   const { verifyRequest } = ctx.config.pages
   const { provider, type, host, error, code } = ctx.request.query
   if (verifyRequest) {
     return redirectTo(ctx, withQuery(verifyRequest, { provider, type, host, error, code }))
   }
-  const [{ renderVerifyRequestPage }, { isPlainAddress }] = await Promise.all([
+  const [{ renderVerifyRequestPage }, { isPlainAddress }, { rateLimitWindow }] = await Promise.all([
     import("../pages/index.js"),
     import("../flows/email/address.js"),
+    import("../flows/email/rate-limit.js"),
   ])
+  const mailer = mailingProvider(ctx, provider)
+  const window = mailer && rateLimitWindow(mailer)
   // The mail's host, only if it is a domain name: the page shows it, escaped.
   const emailHost = host && isPlainAddress(`x@${host}`) ? host : undefined
   const password = type === "signup" || type === "reset" ? type : undefined
@@ -52,6 +69,8 @@ export async function verifyRequestPage(ctx: ActionContext): Promise<ResponseInt
       error,
       code,
       signInUrl: ctx.config.pages.signIn ?? `${ctx.actionBase}/signin`,
+      inboxUrl: mailer?.inboxUrl,
+      ...(window !== undefined && { limitMinutes: Math.ceil(window / 60) }),
     }),
   )
 }

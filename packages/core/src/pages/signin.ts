@@ -86,15 +86,36 @@ function capitalise(key: string): string {
   return key.charAt(0).toUpperCase() + key.slice(1)
 }
 
-function credentialField(key: string, input: CredentialInput, id: string): SafeHtml {
-  const type = typeof input.type === "string" && input.type !== "" ? input.type : "text"
+function typeOf(input: CredentialInput): string {
+  return typeof input.type === "string" && input.type !== "" ? input.type : "text"
+}
+
+/** A field's `autocomplete`: the configured one, else one from its type or name. */
+function autocompleteOf(key: string, input: CredentialInput): string | undefined {
+  if (typeof input.autocomplete === "string") return input.autocomplete
+  if (typeOf(input).toLowerCase() === "password") return "current-password"
+  if (/^(?:username|email)$/i.test(key)) return "username"
+  return undefined
+}
+
+/** Whether a field's `autocomplete` names the username, and not passkeys yet. */
+function namesUsername(autocomplete: string | undefined): boolean {
+  const tokens = (autocomplete ?? "").toLowerCase().split(/\s+/)
+  return tokens.includes("username") && !tokens.includes("webauthn")
+}
+
+function credentialField(
+  key: string,
+  input: CredentialInput,
+  id: string,
+  passkeyAutofill = false,
+): SafeHtml {
+  const type = typeOf(input)
   const label =
     typeof input.label === "string" && input.label !== "" ? input.label : capitalise(key)
-  let autocomplete = typeof input.autocomplete === "string" ? input.autocomplete : undefined
-  if (autocomplete === undefined) {
-    if (type.toLowerCase() === "password") autocomplete = "current-password"
-    else if (/^(?:username|email)$/i.test(key)) autocomplete = "username"
-  }
+  let autocomplete = autocompleteOf(key, input)
+  // The browser offers the site's passkeys in this field's autofill, for the passkey form.
+  if (passkeyAutofill && namesUsername(autocomplete)) autocomplete = `${autocomplete} webauthn`
   const extra: SafeHtml[] = []
   for (const [name, value] of Object.entries(input)) {
     const attribute = name.toLowerCase()
@@ -132,11 +153,42 @@ function passwordLinks(provider: PageProvider): SafeHtml | "" {
   </p>`
 }
 
-function section(provider: PageProvider, index: number, props: SignInPageProps): SafeHtml {
-  return html`${form(provider, index, props)}${passwordLinks(provider)}`
+/**
+ * Where the page's passkey autofill (conditional UI) goes: `"credentials"` when a credentials
+ * form has a username field to offer passkeys in, `"passkey"` when only the passkey form's own
+ * field can, `false` without autofill.
+ */
+type PasskeyAutofill = "credentials" | "passkey" | false
+
+function passkeyAutofillOf(providers: PageProvider[]): PasskeyAutofill {
+  if (!providers.some((provider) => provider.type === "webauthn" && provider.conditionalUI)) {
+    return false
+  }
+  const usernameField = providers.some(
+    (provider) =>
+      provider.type === "credentials" &&
+      Object.entries(provider.credentials ?? {}).some(([key, input]) =>
+        namesUsername(autocompleteOf(key, input ?? {})),
+      ),
+  )
+  return usernameField ? "credentials" : "passkey"
 }
 
-function form(provider: PageProvider, index: number, props: SignInPageProps): SafeHtml {
+function section(
+  provider: PageProvider,
+  index: number,
+  props: SignInPageProps,
+  autofill: PasskeyAutofill,
+): SafeHtml {
+  return html`${form(provider, index, props, autofill)}${passwordLinks(provider)}`
+}
+
+function form(
+  provider: PageProvider,
+  index: number,
+  props: SignInPageProps,
+  autofill: PasskeyAutofill,
+): SafeHtml {
   const label = `Sign in with ${provider.name}`
   switch (provider.type) {
     case "email": {
@@ -160,7 +212,7 @@ function form(provider: PageProvider, index: number, props: SignInPageProps): Sa
     }
     case "credentials": {
       const fields = Object.entries(provider.credentials ?? {}).map(([key, input], i) =>
-        credentialField(key, input ?? {}, `latch-${index}-${i}`),
+        credentialField(key, input ?? {}, `latch-${index}-${i}`, autofill === "credentials"),
       )
       return html`<form method="post" action="${safeUrl(provider.callbackUrl)}">
         ${hiddenFields(props)} ${fields}
@@ -168,8 +220,13 @@ function form(provider: PageProvider, index: number, props: SignInPageProps): Sa
       </form>`
     }
     case "webauthn": {
-      const fields = Object.entries(provider.credentials ?? {}).map(([key, input], i) =>
-        credentialField(key, { ...input, required: false }, `latch-${index}-${i}`),
+      // Signing in with a passkey asks for nothing: the fields (an email) are for registering
+      // one, when the app lets anonymous visitors do that, and for the autofill when no
+      // credentials form has a username field to offer passkeys in.
+      const withFields = provider.registers === true || autofill === "passkey"
+      const fields = Object.entries(withFields ? (provider.credentials ?? {}) : {}).map(
+        ([key, input], i) =>
+          credentialField(key, { ...input, required: false }, `latch-${index}-${i}`),
       )
       // Hidden until the script shows it: without JavaScript there is no passkey to use.
       return html`<form
@@ -185,7 +242,7 @@ function form(provider: PageProvider, index: number, props: SignInPageProps): Sa
         <input type="hidden" name="data" value="" />
         ${fields}
         ${
-          provider.credentials?.email
+          provider.registers !== true
             ? html`<p class="hint">
                 Pick a passkey you have for this site. To add one, sign in another way first, then
                 add it from your account.
@@ -214,10 +271,11 @@ function isButton(provider: PageProvider): boolean {
 /** Renders the sign-in page. */
 export function renderSignInPage(props: SignInPageProps): RenderedPage {
   const groups: SafeHtml[][] = []
+  const autofill = passkeyAutofillOf(props.providers)
   props.providers.forEach((provider, index) => {
     const last = groups.at(-1)
     const previous = props.providers[index - 1]
-    const rendered = section(provider, index, props)
+    const rendered = section(provider, index, props, autofill)
     if (last && previous && isButton(previous) && isButton(provider)) last.push(rendered)
     else groups.push([rendered])
   })

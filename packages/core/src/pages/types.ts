@@ -17,6 +17,11 @@ export interface PageProvider {
   optionsUrl?: string
   /** Whether the passkey form offers passkeys in the browser's autofill. */
   conditionalUI?: boolean
+  /**
+   * Whether an anonymous visitor may register a passkey with the passkey form (the provider has
+   * its own `getUserInfo`): then its fields (an email) name who. Signing in needs none.
+   */
+  registers?: boolean
   /** For a Password provider: the pages its form links to. */
   passwordLinks?: {
     /** `{actionBase}/signup` (or the custom sign-up page); none when sign-up is off. */
@@ -77,6 +82,10 @@ export interface VerifyRequestPageProps {
   code?: string
   /** `{actionBase}/signin` (or the custom sign-in page), to ask for a new mail. */
   signInUrl?: string
+  /** The email provider's `inboxUrl`: the page links to it, "Open your mailbox". */
+  inboxUrl?: string
+  /** The email provider's rate-limit window, in minutes, for `error=EmailRateLimited`. */
+  limitMinutes?: number
 }
 
 /**

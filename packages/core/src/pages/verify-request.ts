@@ -88,6 +88,25 @@ function codeFormOf(form: VerifyRequestCodeForm): SafeHtml {
     </form>`
 }
 
+/**
+ * What the page says when a rate limit stopped the mail (`error=EmailRateLimited`, with the
+ * provider's `rateLimit.sayWhenReached`): the same words for any address, with an account or
+ * not, since the limit counts the address whatever it is.
+ */
+function limitAlert(props: VerifyRequestPageProps): SafeHtml {
+  const minutes =
+    typeof props.limitMinutes === "number" && props.limitMinutes > 0
+      ? `in ${props.limitMinutes} minute${props.limitMinutes === 1 ? "" : "s"}`
+      : "later"
+  const who = props.code === "client" ? "from your network" : "for this address"
+  return html`<div class="alert" role="alert">
+    <p>
+      Too many sign-in links were requested ${who}, so no new email was sent. Try again ${minutes}.
+    </p>
+    <p>A link we sent you before still works.</p>
+  </div>`
+}
+
 /** Renders the "check your email" page. */
 export function renderVerifyRequestPage(props: VerifyRequestPageProps): RenderedPage {
   const host = typeof props.emailHost === "string" && props.emailHost !== "" ? props.emailHost : ""
@@ -102,8 +121,15 @@ export function renderVerifyRequestPage(props: VerifyRequestPageProps): Rendered
         ${LINK_NOTES}
       </ul>`
   const codeForm = props.type === undefined && props.codeForm ? props.codeForm : undefined
+  const limited = props.type === undefined && props.error === "EmailRateLimited"
+  const alert = limited ? limitAlert(props) : codeForm ? codeAlert(props) : ""
+  const inbox =
+    typeof props.inboxUrl === "string" && props.inboxUrl !== ""
+      ? html`<a href="${safeUrl(props.inboxUrl)}">Open your mailbox</a>
+          <span aria-hidden="true">·</span> `
+      : ""
   const body = html`<h1>Check your email</h1>
-    ${codeForm ? codeAlert(props) : ""} ${content} ${codeForm ? codeFormOf(codeForm) : ""}
-    <p class="footer-link"><a href="${safeUrl(props.homeUrl)}">Go to the home page</a></p>`
+    ${alert} ${limited ? "" : content} ${codeForm ? codeFormOf(codeForm) : ""}
+    <p class="footer-link">${inbox}<a href="${safeUrl(props.homeUrl)}">Go to the home page</a></p>`
   return { status: 200, html: layout({ title: "Check your email", theme: props.theme, body }) }
 }

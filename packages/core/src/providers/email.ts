@@ -83,6 +83,13 @@ export interface EmailRateLimit {
   perAddress?: number
   /** Links per client IP address per window (when the address is known). @default 20 */
   perClient?: number
+  /**
+   * Whether the "check your email" page says that a limit stopped the mail ("too many links
+   * for this address; try again in 10 minutes"), rather than looking as if a link was sent.
+   * It reveals no more about the address than the limit itself: the page is the same whether
+   * or not the address has an account. @default false
+   */
+  sayWhenReached?: boolean
 }
 
 /**
@@ -135,6 +142,12 @@ export interface EmailConfig extends CommonProviderOptions {
   secret?: string
   /** Rate limits of sending, or `false` to send without limit. */
   rateLimit?: EmailRateLimit | false
+  /**
+   * Where the user reads their mail (a webmail, or a development mailbox): the built-in "check
+   * your email" page links to it, "Open your mailbox", after the provider's sign-in links and
+   * after the Password provider's mails it sends. @default no link
+   */
+  inboxUrl?: string
   /**
    * Whether opening the link shows a "Continue signing in" page whose button signs in (a
    * CSRF-checked POST), rather than signing in at once. Mail scanners (Outlook Safe Links and

@@ -616,6 +616,48 @@ describe("rate limits", () => {
     expect(mailbox.to(address)).toHaveLength(3)
   })
 
+  it("with sayWhenReached, says so on the page: the same for an address with an account", async () => {
+    const { browser, adapter } = setup({
+      rateLimit: { perAddress: 2, window: 300, sayWhenReached: true },
+    })
+    const stranger = newAddress()
+    const member = newAddress()
+    await adapter.createUser!({ id: "member", email: member, emailVerified: new Date() })
+    const pages: string[] = []
+    for (const address of [stranger, member]) {
+      const locations: string[] = []
+      for (let i = 0; i < 3; i++) {
+        locations.push((await requestLink(browser, address)).headers.get("location")!)
+      }
+      // Two links sent as usual, then the page that says why the third was not.
+      expect(locations[0]).toBe(locations[1])
+      const limited = new URL(locations[2]!)
+      expect(limited.pathname).toBe("/auth/verify-request")
+      expect(limited.searchParams.get("error")).toBe("EmailRateLimited")
+      expect(limited.searchParams.get("code")).toBe("address")
+      const page = await (await browser.fetch(path(limited))).text()
+      expect(page.replace(/\s+/g, " ")).toContain(
+        "Too many sign-in links were requested for this address, so no new email was sent. Try again in 5 minutes.",
+      )
+      pages.push(page.replace(/nonce="[^"]*"|value="[^"]*"/g, ""))
+    }
+    // Nothing on the page tells the address with an account from the one without.
+    expect(pages[0]).toBe(pages[1])
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(mailbox.to(stranger)).toHaveLength(2)
+    expect(mailbox.to(member)).toHaveLength(2)
+  })
+
+  it("links the verify-request page to the provider's inboxUrl", async () => {
+    const { browser } = setup({ inboxUrl: "https://mail.example.com/inbox" })
+    const page = await (await browser.fetch("/auth/verify-request?provider=nodemailer")).text()
+    expect(page).toMatch(/<a href="https:\/\/mail\.example\.com\/inbox">Open your mailbox<\/a>/)
+    const other = await (
+      await setup().browser.fetch("/auth/verify-request?provider=nodemailer")
+    ).text()
+    expect(other).not.toContain("Open your mailbox")
+  })
+
   it("never takes the client address from X-Forwarded-For", async () => {
     const { browser } = setup({ rateLimit: { perClient: 1 } })
     // Without an address from the integration there is no per-client count at all: a header

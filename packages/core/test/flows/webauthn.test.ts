@@ -704,6 +704,20 @@ describe("the built-in sign-in page", () => {
     expect(next).not.toBe(csp)
   })
 
+  it("asks no email for a passkey sign-in, unless the app lets visitors register one", async () => {
+    const passkeyForm = async (passkey: WebAuthnUserConfig) => {
+      const page = await (await setup(passkey).browser.fetch("/auth/signin")).text()
+      return /<form[^>]*data-latch-webauthn[\s\S]*?<\/form>/.exec(page)?.[0] ?? ""
+    }
+    // The default getUserInfo: anonymous visitors only sign in, and a passkey names its user.
+    const signInOnly = await passkeyForm({ enableConditionalUI: false })
+    expect(signInOnly).not.toMatch(/name="email"/)
+    expect(signInOnly).toContain("Pick a passkey you have for this site.")
+    // An app's own getUserInfo may register a new passkey for the address typed in.
+    const registering = await passkeyForm({ ...provenAddresses(), enableConditionalUI: false })
+    expect(registering).toMatch(/<input[^>]*name="email"/)
+  })
+
   it("shows a readable message for a failed passkey sign-in", async () => {
     const { browser } = setup()
     const page = await (

@@ -296,6 +296,39 @@ describe("sign-in page", () => {
     expect(signIn().html).not.toContain("<script")
   })
 
+  it("asks nothing for a passkey sign-in: passkeys autofill in the username field instead", () => {
+    const passkey: PageProvider = {
+      ...github,
+      id: "passkey",
+      name: "Passkey",
+      type: "webauthn",
+      signinUrl: "/auth/signin/passkey",
+      callbackUrl: "/auth/callback/passkey",
+      optionsUrl: "/auth/webauthn-options/passkey",
+      conditionalUI: true,
+      credentials: { email: { type: "email", required: true, autocomplete: "username webauthn" } },
+    }
+    const page = signIn({ providers: [credentials, passkey] })
+    const [password = "", passkeyForm = ""] = forms(page.html)
+    expect(passkeyForm).toContain("Sign in with Passkey")
+    expect(passkeyForm).not.toMatch(/<input\b[^>]*\btype="email"/)
+    expect(passkeyForm).not.toMatch(/<label/)
+    expect(text(passkeyForm)).toContain("Pick a passkey you have for this site.")
+    // The browser offers the site's passkeys in the credentials form's username field.
+    expect(input(password, "username")).toContain(`autocomplete="username webauthn"`)
+    expect(input(password, "password")).toContain(`autocomplete="current-password"`)
+
+    // An app that lets anonymous visitors register a passkey (its own getUserInfo) asks who.
+    const registering = signIn({ providers: [credentials, { ...passkey, registers: true }] })
+    const [, registerForm = ""] = forms(registering.html)
+    expect(input(registerForm, "email")).toContain(`type="email"`)
+    expect(text(registerForm)).not.toContain("Pick a passkey you have for this site.")
+
+    // Without autofill, the username field is only a username field.
+    const plain = signIn({ providers: [credentials, { ...passkey, conditionalUI: false }] })
+    expect(input(forms(plain.html)[0] ?? "", "username")).toContain(`autocomplete="username"`)
+  })
+
   it("renders the credentials fields with labels, types and autocomplete", () => {
     const [form = ""] = forms(signIn().html)
     const username = input(form, "username")
@@ -591,6 +624,56 @@ describe("verify-request page", () => {
     expect(page).toMatch(/spam/)
     expect(page).toMatch(/expire/)
     expect(page).toMatch(/<a href="https:\/\/app\.example\.com">/)
+  })
+
+  it("links to the mailbox with the provider's inboxUrl, and to nowhere unsafe", () => {
+    const page = text(
+      renderVerifyRequestPage({ theme: {}, homeUrl: "/", inboxUrl: "/dev/mailbox" }).html,
+    )
+    expect(page).toMatch(/<a href="\/dev\/mailbox">Open your mailbox<\/a>/)
+    const none = renderVerifyRequestPage({ theme: {}, homeUrl: "/" }).html
+    expect(none).not.toContain("Open your mailbox")
+    const evil = renderVerifyRequestPage({
+      theme: {},
+      homeUrl: "/",
+      inboxUrl: "javascript:alert(1)",
+    }).html
+    expect(evil).not.toContain("javascript:")
+  })
+
+  it("says when a rate limit stopped the mail, for the address or the network", () => {
+    const limited = (code: string, limitMinutes?: number) =>
+      text(
+        renderVerifyRequestPage({
+          theme: {},
+          homeUrl: "/",
+          emailHost: "example.com",
+          error: "EmailRateLimited",
+          code,
+          ...(limitMinutes !== undefined && { limitMinutes }),
+        }).html,
+      )
+    const address = limited("address", 10)
+    expect(address).toContain('role="alert"')
+    expect(address).toContain(
+      "Too many sign-in links were requested for this address, so no new email was sent. Try again in 10 minutes.",
+    )
+    expect(address).not.toContain("A sign in link has been sent")
+    expect(limited("client", 1)).toContain(
+      "Too many sign-in links were requested from your network, so no new email was sent. Try again in 1 minute.",
+    )
+    expect(limited("address")).toContain("Try again later.")
+    // A password account's mail has no such error: its page stays as it is.
+    const signup = text(
+      renderVerifyRequestPage({
+        theme: {},
+        homeUrl: "/",
+        type: "signup",
+        error: "EmailRateLimited",
+        code: "address",
+      }).html,
+    )
+    expect(signup).not.toContain("Too many")
   })
 
   it("leaves out the host when there is none and escapes it when there is", () => {

@@ -20,17 +20,28 @@ import { emailAdapter } from "./adapter.js"
 import { bindLinkToBrowser } from "./binding.js"
 import { codeRequest, issueCode } from "./code.js"
 import { codeSettings } from "./code-options.js"
-import { withinRateLimit } from "./rate-limit.js"
+import { rateLimitReached } from "./rate-limit.js"
 import { newToken, hashToken } from "./token.js"
 
 /** The default maximum age of a link: 24 hours. */
 export const DEFAULT_EMAIL_MAX_AGE = 24 * 60 * 60
 
 /** Where the user goes once the mail is on its way: the verify-request page. */
-function verifyRequestUrl(ctx: ActionContext, provider: EmailConfig, address: string): string {
+function verifyRequestUrl(
+  ctx: ActionContext,
+  provider: EmailConfig,
+  address: string,
+  limited?: "address" | "client",
+): string {
   const page = ctx.config.pages.verifyRequest ?? `${ctx.actionBase}/verify-request`
   const host = address.slice(address.lastIndexOf("@") + 1)
-  return withQuery(new URL(page, ctx.origin).href, { provider: provider.id, type: "email", host })
+  return withQuery(new URL(page, ctx.origin).href, {
+    provider: provider.id,
+    type: "email",
+    host,
+    // With `rateLimit.sayWhenReached`: the page says that no mail went out, and why.
+    ...(limited && { error: "EmailRateLimited", code: limited }),
+  })
 }
 
 /** The user the link is for: the stored one with that address, or the one it would create. */
@@ -93,11 +104,16 @@ export async function startEmailSignIn(
   const expires = new Date(Date.now() + (provider.maxAge ?? DEFAULT_EMAIL_MAX_AGE) * 1000)
   const codes = codeSettings(provider)
   const request = codes && codeRequest(codes, expires, callbackUrl)
-  if (!(await withinRateLimit(ctx, provider, address))) {
+  const limited = await rateLimitReached(ctx, provider, address)
+  if (limited) {
     ctx.logger.debug("email sign-in: rate limit reached, no mail sent", { provider: provider.id })
-    // The same answer as a sent link, cookie included: the limit shows in nothing.
+    // The same answer as a sent link, cookie included: the limit shows in nothing, unless the
+    // provider asks the page to say so. It says the same for any address: the counter is the
+    // address's, counted before anything looked it up.
     await bindLinkToBrowser(ctx, provider, address, expires, request)
-    return next
+    return provider.rateLimit && provider.rateLimit.sayWhenReached
+      ? verifyRequestUrl(ctx, provider, address, limited)
+      : next
   }
   const elsewhere = await allowLink(ctx, provider, await candidateUser(ctx, address))
   if (elsewhere !== undefined) return elsewhere
