@@ -62,7 +62,7 @@ test("signs in with a link sent by email, which works once", async ({ page, brow
   const stranger = await other.newPage()
   await stranger.goto(href)
   await pressLinkButton(stranger)
-  await expect(stranger).toHaveURL(/\/auth\/error\?error=Verification/)
+  await expect(stranger).toHaveURL(/\/error\?error=Verification$/)
   expect(await sessionCookie(other)).toBeUndefined()
   await other.close()
 })

@@ -191,7 +191,7 @@ test("signs up, confirms the address by the mailed link, then signs out and in w
   expect(await sessionCookie(other)).toBeUndefined()
   await stranger.getByLabel("Password").fill(account.password)
   await create.click()
-  await expect(stranger).toHaveURL(/\/auth\/error\?error=Verification/)
+  await expect(stranger).toHaveURL(/\/error\?error=Verification$/)
   expect(await sessionCookie(other)).toBeUndefined()
   await other.close()
 
@@ -251,7 +251,7 @@ test("forgot password: the mailed link sets a new one and signs in; the old one 
 
   // The link is used up.
   await page.goto(href)
-  await expect(page).toHaveURL(/\/auth\/error\?error=Verification/)
+  await expect(page).toHaveURL(/\/error\?error=Verification$/)
 
   await page.goto("/")
   await signOut(page)

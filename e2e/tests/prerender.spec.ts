@@ -32,7 +32,7 @@ test("the <SignIn/> button of /about leads to the sign-in page", async ({ page }
 test("a signed-in user opening /about sees their name in the header", async ({ page }) => {
   await signInByApi(page, ALICE)
   await page.goto("/about")
-  await expect(page.getByTestId("header-user")).toHaveText(ALICE.name, { timeout: 2_000 })
+  await expect(page.getByTestId("header-user")).toHaveText(ALICE.name)
 })
 
 test.describe("without JavaScript", () => {

@@ -46,7 +46,7 @@ test.describe("an anonymous visitor", () => {
         .getByRole("navigation", { name: "Main" })
         .getByRole("link", { name: label })
         .click()
-      await expect(page).toHaveURL(/\/signin\?/, { timeout: 3_000 })
+      await expect(page).toHaveURL(/\/signin\?/)
       expect(callbackUrlOf(page.url())).toBe(path)
     })
   }

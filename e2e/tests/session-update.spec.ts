@@ -7,6 +7,16 @@ declare global {
   }
 }
 
+// With database sessions Alice's name is stored: each test gives it back, passed or failed, for
+// the files that run after this one and expect it.
+test.afterEach(async ({ page }) => {
+  await signInByApi(page, ALICE)
+  await page.goto("/profile")
+  await page.getByTestId("name-input").fill(ALICE.name)
+  await page.getByRole("button", { name: "Save", exact: true }).click()
+  await expect(page.getByTestId("header-user")).toHaveText(ALICE.name)
+})
+
 test("the profile page updates the session without a reload", async ({ page }) => {
   await signInByApi(page, ALICE)
   await page.goto("/profile")
