@@ -72,6 +72,17 @@ const TWO_INSTANCE_TESTS = /two-instances\.spec\.ts$/
  * specs' subject, and core's and the SvelteKit package's unit tests run in both.)
  */
 const ANY_STRATEGY_TESTS = /(screenshots|builtin-pages|prerender|protection|look)\.spec\.ts$/
+/**
+ * The specs the test command also runs against the demo with JWT sessions: each way of signing
+ * in, and what a session does once made (the live session, updates, the sessions of a profile),
+ * without JavaScript too. The others (password accounts, two-factor, re-authentication, the
+ * sign-in page's journey) make and read sessions through the same code, which core's and the
+ * SvelteKit package's unit tests run in both strategies: E2E_FULL=1 (`test:full`) runs them
+ * against the JWT demo as well.
+ */
+const JWT_SMOKE_TESTS =
+  /(credentials|email|oidc|passkey|live-session|session-update|profile-sessions|no-javascript)\.spec\.ts$/
+const FULL = process.env.E2E_FULL === "1"
 
 export default defineConfig({
   testDir: "./tests",
@@ -202,12 +213,14 @@ export default defineConfig({
     },
   ],
   projects: [
-    // Every other test runs against both configurations of the demo (the ones above once).
+    // Every test runs against the database demo; the JWT demo runs JWT_SMOKE_TESTS (all but
+    // ANY_STRATEGY_TESTS with E2E_FULL=1).
     { name: "database-sessions", use: { baseURL: ORIGIN }, testIgnore: TWO_INSTANCE_TESTS },
     {
       name: "jwt-sessions",
       use: { baseURL: JWT_ORIGIN },
       testIgnore: [TWO_INSTANCE_TESTS, ANY_STRATEGY_TESTS],
+      ...(FULL ? {} : { testMatch: JWT_SMOKE_TESTS }),
     },
     {
       name: "two-instances",
