@@ -155,8 +155,10 @@ function walkJson(value, urls, depth = 0) {
 export function staysOnOrigin(url, origin) {
   const trimmed = url.trim()
   if (trimmed === "" || trimmed.startsWith("#")) return true
-  // Mail links in a page are no navigation off the site; `data:` only as an image.
+  // Mail links in a page are no navigation off the site; nor is an image inlined as a `data:`
+  // URL (the built-in pages' icon), which loads nothing from anywhere.
   if (/^mailto:/i.test(trimmed)) return true
+  if (/^data:image\/(png|gif|jpeg|webp|svg\+xml)[;,]/i.test(trimmed)) return true
   let resolved
   try {
     resolved = new URL(url, `${origin}/`)
