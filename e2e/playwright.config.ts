@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { defineConfig, devices } from "@playwright/test"
+import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test"
 
 /** Eight ports from E2E_PORT_BASE (default 4173): the demo, its OpenID Provider, the JWT demo,
  * the SMTP sink and its Resend-speaking API, then two more demo instances and their PostgreSQL.
@@ -55,6 +55,13 @@ const LOCAL_OP = {
  * refused links and forged requests the tests send, the provider's development notices — which
  * would bury the tests' own report.
  */
+/**
+ * Which servers this run starts: all of them, or, when run.mjs runs the suite as two Playwright
+ * processes side by side (E2E_GROUP), those of one group — "database" (the database demo) or
+ * "jwt" (the JWT demo and the two instances) — each group with the provider and mail sink of its
+ * own, on its own ports.
+ */
+const GROUP = process.env.E2E_GROUP as "database" | "jwt" | undefined
 const LOGS = fileURLToPath(new URL("./server-logs/", import.meta.url))
 mkdirSync(LOGS, { recursive: true })
 /**
@@ -62,13 +69,13 @@ mkdirSync(LOGS, { recursive: true })
  * (a build). The server replaces the shell (`exec`): Playwright's signals reach it.
  */
 const logged = (name: string, command: string, before?: string) =>
-  `exec 2>> "${LOGS}${name}.log"; ${before ? `${before} && ` : ""}exec ${command}`
+  `exec 2>> "${LOGS}${name}${GROUP ? `-${GROUP}` : ""}.log"; ${before ? `${before} && ` : ""}exec ${command}`
 
 /** The tests of two instances, which run once, against them alone. */
 const TWO_INSTANCE_TESTS = /two-instances\.spec\.ts$/
 /**
  * Specs whose pages do not depend on how sessions are kept: run once, against the demo with
- * database sessions. (Both strategies' reading, writing and ending of sessions are the other
+ * JWT sessions (the lighter of the two groups run.mjs runs side by side). (Both strategies' reading, writing and ending of sessions are the other
  * specs' subject, and core's and the SvelteKit package's unit tests run in both.)
  */
 const ANY_STRATEGY_TESTS = /(screenshots|builtin-pages|prerender|protection|look)\.spec\.ts$/
@@ -84,9 +91,105 @@ const JWT_SMOKE_TESTS =
   /(credentials|email|oidc|passkey|live-session|session-update|profile-sessions|no-javascript)\.spec\.ts$/
 const FULL = process.env.E2E_FULL === "1"
 
+/** The servers, by name (see GROUP). */
+const SERVERS = {
+  mail: {
+    command: logged("mail", "node ../apps/demo/mail/server.mjs"),
+    port: MAIL_PORT,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      MAIL_HOST: "127.0.0.1",
+      MAIL_PORT: String(MAIL_PORT),
+      MAILBOX_DIR: EMAIL.LATCH_DEMO_MAILBOX_DIR,
+      MAILBOX_RESET: "1",
+      MAIL_API_PORT: String(MAIL_API_PORT),
+      MAIL_API_KEY,
+    },
+  },
+  op: {
+    command: logged("openid-provider", "node ../apps/demo/op/server.mjs"),
+    url: `${LOCAL_OP.AUTH_LOCAL_OP_ISSUER}/.well-known/openid-configuration`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      ...LOCAL_OP,
+      OP_HOST: "127.0.0.1",
+      OP_PORT: String(OP_PORT),
+      DEMO_ORIGIN: `${ORIGIN},${JWT_ORIGIN}`,
+    },
+  },
+  database: {
+    // Built here, unless `npm test` built it already (LATCH_DEMO_BUILT=1).
+    command: logged(
+      "demo-database-sessions",
+      "node ../apps/demo/build/index.js",
+      process.env.LATCH_DEMO_BUILT === "1" ? undefined : "pnpm --filter latch-demo build",
+    ),
+    url: `${ORIGIN}/`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      HOST: "127.0.0.1",
+      PORT: String(PORT),
+      // adapter-node builds URLs from ORIGIN; without it, it would assume https.
+      ORIGIN,
+      // A fixed secret for tests only: sessions are throwaway.
+      AUTH_SECRET: SECRET,
+      // Database sessions on an embedded PGlite that starts empty on every run.
+      PGLITE_DATA_DIR: "memory://",
+      ...LOCAL_OP,
+      ...EMAIL,
+    },
+  },
+  jwt: {
+    // The same build, with JWT sessions; started once the build above is done.
+    command: logged("demo-jwt-sessions", "node ../apps/demo/build/index.js"),
+    url: `${JWT_ORIGIN}/`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      HOST: "127.0.0.1",
+      PORT: String(JWT_PORT),
+      ORIGIN: JWT_ORIGIN,
+      AUTH_SECRET: SECRET,
+      LATCH_DEMO_SESSION: "jwt",
+      PGLITE_DATA_DIR: "memory://",
+      ...LOCAL_OP,
+      ...EMAIL,
+    },
+  },
+  two: {
+    // The same build again, as two instances on one throwaway PostgreSQL server, each at its
+    // own origin. The script makes the cluster (installing Debian's postgresql package when it
+    // is missing), and on SIGTERM stops the instances and the server and removes the cluster.
+    command: logged("two-instances", "node ../scripts/demo-two.mjs --instances-only"),
+    url: `http://localhost:${TWO_PORT_B}/`,
+    reuseExistingServer: false,
+    timeout: 300_000,
+    gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT_A: String(TWO_PORT_A),
+      PORT_B: String(TWO_PORT_B),
+      PG_PORT: String(TWO_PG_PORT),
+      AUTH_SECRET: SECRET,
+    },
+  },
+} satisfies Record<string, NonNullable<PlaywrightTestConfig["webServer"]>>
+
 export default defineConfig({
   testDir: "./tests",
-  outputDir: "test-results",
+  outputDir: GROUP ? `test-results/${GROUP}` : "test-results",
   fullyParallel: false,
   // Two cores: the server and one browser share them.
   workers: 1,
@@ -119,108 +222,24 @@ export default defineConfig({
     },
   },
   webServer: [
-    {
-      command: logged("mail", "node ../apps/demo/mail/server.mjs"),
-      port: MAIL_PORT,
-      reuseExistingServer: false,
-      timeout: 30_000,
-      stdout: "ignore",
-      stderr: "pipe",
-      env: {
-        MAIL_HOST: "127.0.0.1",
-        MAIL_PORT: String(MAIL_PORT),
-        MAILBOX_DIR: EMAIL.LATCH_DEMO_MAILBOX_DIR,
-        MAILBOX_RESET: "1",
-        MAIL_API_PORT: String(MAIL_API_PORT),
-        MAIL_API_KEY,
-      },
-    },
-    {
-      command: logged("openid-provider", "node ../apps/demo/op/server.mjs"),
-      url: `${LOCAL_OP.AUTH_LOCAL_OP_ISSUER}/.well-known/openid-configuration`,
-      reuseExistingServer: false,
-      timeout: 30_000,
-      stdout: "ignore",
-      stderr: "pipe",
-      env: {
-        ...LOCAL_OP,
-        OP_HOST: "127.0.0.1",
-        OP_PORT: String(OP_PORT),
-        DEMO_ORIGIN: `${ORIGIN},${JWT_ORIGIN}`,
-      },
-    },
-    {
-      // Built here, unless `npm test` built it already (LATCH_DEMO_BUILT=1).
-      command: logged(
-        "demo-database-sessions",
-        "node ../apps/demo/build/index.js",
-        process.env.LATCH_DEMO_BUILT === "1" ? undefined : "pnpm --filter latch-demo build",
-      ),
-      url: `${ORIGIN}/`,
-      reuseExistingServer: false,
-      timeout: 180_000,
-      stdout: "ignore",
-      stderr: "pipe",
-      env: {
-        HOST: "127.0.0.1",
-        PORT: String(PORT),
-        // adapter-node builds URLs from ORIGIN; without it, it would assume https.
-        ORIGIN,
-        // A fixed secret for tests only: sessions are throwaway.
-        AUTH_SECRET: SECRET,
-        // Database sessions on an embedded PGlite that starts empty on every run.
-        PGLITE_DATA_DIR: "memory://",
-        ...LOCAL_OP,
-        ...EMAIL,
-      },
-    },
-    {
-      // The same build, with JWT sessions; started once the build above is done.
-      command: logged("demo-jwt-sessions", "node ../apps/demo/build/index.js"),
-      url: `${JWT_ORIGIN}/`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: "ignore",
-      stderr: "pipe",
-      env: {
-        HOST: "127.0.0.1",
-        PORT: String(JWT_PORT),
-        ORIGIN: JWT_ORIGIN,
-        AUTH_SECRET: SECRET,
-        LATCH_DEMO_SESSION: "jwt",
-        PGLITE_DATA_DIR: "memory://",
-        ...LOCAL_OP,
-        ...EMAIL,
-      },
-    },
-    {
-      // The same build again, as two instances on one throwaway PostgreSQL server, each at its
-      // own origin. The script makes the cluster (installing Debian's postgresql package when it
-      // is missing), and on SIGTERM stops the instances and the server and removes the cluster.
-      command: logged("two-instances", "node ../scripts/demo-two.mjs --instances-only"),
-      url: `http://localhost:${TWO_PORT_B}/`,
-      reuseExistingServer: false,
-      timeout: 300_000,
-      gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
-      stdout: "ignore",
-      stderr: "pipe",
-      env: {
-        PORT_A: String(TWO_PORT_A),
-        PORT_B: String(TWO_PORT_B),
-        PG_PORT: String(TWO_PG_PORT),
-        AUTH_SECRET: SECRET,
-      },
-    },
+    SERVERS.mail,
+    SERVERS.op,
+    ...(GROUP === "jwt" ? [] : [SERVERS.database]),
+    ...(GROUP === "database" ? [] : [SERVERS.jwt, SERVERS.two]),
   ],
   projects: [
-    // Every test runs against the database demo; the JWT demo runs JWT_SMOKE_TESTS (all but
-    // ANY_STRATEGY_TESTS with E2E_FULL=1).
-    { name: "database-sessions", use: { baseURL: ORIGIN }, testIgnore: TWO_INSTANCE_TESTS },
+    // The database demo runs every spec but ANY_STRATEGY_TESTS, which run against the JWT demo
+    // with JWT_SMOKE_TESTS (with E2E_FULL=1, every spec).
+    {
+      name: "database-sessions",
+      use: { baseURL: ORIGIN },
+      testIgnore: [TWO_INSTANCE_TESTS, ANY_STRATEGY_TESTS],
+    },
     {
       name: "jwt-sessions",
       use: { baseURL: JWT_ORIGIN },
-      testIgnore: [TWO_INSTANCE_TESTS, ANY_STRATEGY_TESTS],
-      ...(FULL ? {} : { testMatch: JWT_SMOKE_TESTS }),
+      testIgnore: TWO_INSTANCE_TESTS,
+      ...(FULL ? {} : { testMatch: [JWT_SMOKE_TESTS, ANY_STRATEGY_TESTS] }),
     },
     {
       name: "two-instances",

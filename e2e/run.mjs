@@ -13,34 +13,85 @@
 //
 // A server that takes a port between this check and Playwright's start makes Playwright refuse
 // to start (`reuseExistingServer` is off): never a run against it.
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { chooseBase, DEFAULT_BASE, PORTS } from "./ports.mjs"
 
-const base = await chooseBase(process.env.E2E_PORT_BASE).catch((error) => {
+const args = process.argv.slice(2)
+/**
+ * Without a --project of its own, the suite runs as two Playwright processes side by side, each
+ * on its own ports with its own servers (playwright.config.ts, E2E_GROUP): the database demo's
+ * project, and the JWT demo's with the two instances'. Most of a test's time is waiting on its
+ * servers, so the two share the machine's cores well; one process would run them in turn.
+ */
+const split = !args.some((arg) => arg.startsWith("--project")) && !args.includes("--list")
+const groups = split ? ["database", "jwt"] : [undefined]
+/** The projects of each group. */
+const PROJECTS = {
+  database: ["--project=database-sessions"],
+  jwt: ["--project=jwt-sessions", "--project=two-instances"],
+}
+
+const bases = []
+try {
+  bases.push(await chooseBase(process.env.E2E_PORT_BASE))
+  if (split) {
+    const next = String(bases[0] + PORTS)
+    bases.push(await chooseBase(process.env.E2E_PORT_BASE ? next : undefined, bases[0] + PORTS))
+  }
+} catch (error) {
   console.error(`✗ e2e: ${error.message}`)
   process.exit(1)
-})
-if (base !== DEFAULT_BASE) console.log(`• e2e: ports ${base}–${base + PORTS - 1}`)
+}
+if (bases[0] !== DEFAULT_BASE || split) {
+  console.log(`• e2e: ports ${bases.map((base) => `${base}–${base + PORTS - 1}`).join(", ")}`)
+}
 
 // The servers' logs of this run only (playwright.config.ts); their last lines when it fails.
 const logs = join(import.meta.dirname, "server-logs")
 rmSync(logs, { recursive: true, force: true })
 mkdirSync(logs)
 
+// Both groups run the same build of the demo: made once, before either starts.
+const env = { ...process.env }
+if (split && env.LATCH_DEMO_BUILT !== "1") {
+  const built = spawnSync("pnpm", ["--filter", "latch-demo", "build"], {
+    cwd: import.meta.dirname,
+    stdio: ["ignore", "ignore", "inherit"],
+  })
+  if (built.status !== 0) process.exit(built.status ?? 1)
+  env.LATCH_DEMO_BUILT = "1"
+}
+
 const playwright = join(import.meta.dirname, "node_modules/.bin/playwright")
-const child = spawn(playwright, ["test", ...process.argv.slice(2)], {
-  stdio: "inherit",
-  cwd: import.meta.dirname,
-  env: { ...process.env, E2E_PORT_BASE: String(base) },
-})
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal))
-child.on("exit", (code, signal) => {
-  const failed = code !== 0 || signal !== null
-  if (failed) printLogTails()
-  process.exit(failed ? (code ?? 1) : 0)
-})
+const children = groups.map((group, index) =>
+  spawn(
+    playwright,
+    ["test", ...(group ? [...PROJECTS[group], "--pass-with-no-tests"] : []), ...args],
+    {
+      stdio: "inherit",
+      cwd: import.meta.dirname,
+      env: {
+        ...env,
+        E2E_PORT_BASE: String(bases[index]),
+        ...(group && { E2E_GROUP: group }),
+      },
+    },
+  ),
+)
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => children.forEach((child) => child.kill(signal)))
+}
+const codes = await Promise.all(
+  children.map(
+    (child) =>
+      new Promise((resolve) => child.on("exit", (code, signal) => resolve(signal ? 1 : code))),
+  ),
+)
+const failed = codes.some((code) => code !== 0)
+if (failed) printLogTails()
+process.exit(failed ? 1 : 0)
 
 /** The last lines of each server's log, after a failed run. */
 function printLogTails() {

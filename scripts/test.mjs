@@ -8,7 +8,7 @@
 //
 // It prints each step's wall time and the total, and fails if the run changed a file git tracks
 // (everything a run writes goes to git-ignored folders or the system's temporary directory).
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync } from "node:fs"
 import { has, install, root, run } from "./lib.mjs"
@@ -101,6 +101,37 @@ function step(label, command, args) {
   console.log(`\n⏱ ${label}: ${seconds(elapsed)} s (${minutes(Date.now() - started)} so far)\n`)
 }
 
+/**
+ * Runs commands at the same time (each one process on its own core: ESLint and tsc), their
+ * output kept and printed whole, one after the other, once each ends; stops if one failed.
+ */
+async function together(label, commands) {
+  const start = Date.now()
+  const results = await Promise.all(
+    commands.map(
+      ([command, args]) =>
+        new Promise((resolve) => {
+          const child = spawn(command, args, { cwd: root, env: process.env })
+          let output = ""
+          child.stdout.on("data", (chunk) => (output += chunk))
+          child.stderr.on("data", (chunk) => (output += chunk))
+          child.on("close", (code) => {
+            process.stdout.write(output)
+            resolve({ command: `${command} ${args.join(" ")}`, code })
+          })
+        }),
+    ),
+  )
+  const failed = results.find((result) => result.code !== 0)
+  if (failed) {
+    console.error(`\n✗ ${failed.command} failed (exit ${failed.code})`)
+    process.exit(failed.code ?? 1)
+  }
+  const elapsed = Date.now() - start
+  times.push([label, elapsed])
+  console.log(`\n⏱ ${label}: ${seconds(elapsed)} s (${minutes(Date.now() - started)} so far)\n`)
+}
+
 const before = checkoutState()
 install()
 ensureSystemPackages()
@@ -108,8 +139,10 @@ step("build", "pnpm", ["run", "build"])
 // The demo, once: the reliability checks and the end-to-end tests run this build.
 step("build the demo", "pnpm", ["--filter", "latch-demo", "run", "build"])
 process.env.LATCH_DEMO_BUILT = "1"
-step("lint", "pnpm", ["run", "lint"])
-step("types", "pnpm", ["-r", "--if-present", "run", "typecheck"])
+await together("lint and types", [
+  ["pnpm", ["run", "lint"]],
+  ["pnpm", ["-r", "--if-present", "run", "typecheck"]],
+])
 step("package checks", "pnpm", ["-r", "--if-present", "run", "check:package"])
 step("package suites", "pnpm", [
   "-r",

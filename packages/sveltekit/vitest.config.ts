@@ -21,6 +21,9 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     exclude: ["test/app/**"],
     // Hang bounds, not speed checks: room for a machine busy with other work.
+    // Every core: vitest's default leaves one free, which on a 2-core machine runs the files
+    // one at a time (most of a test's time is spent waiting on its servers).
+    maxWorkers: "100%",
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
