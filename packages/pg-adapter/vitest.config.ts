@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config"
+import { onConsoleLog } from "../core/test/helpers/test-output.js"
 
 export default defineConfig({
   test: {
@@ -9,5 +10,6 @@ export default defineConfig({
     maxWorkers: "100%",
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    onConsoleLog,
   },
 })
