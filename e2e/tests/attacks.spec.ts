@@ -115,3 +115,39 @@ test("a form action posted a body that is not a form answers 400, not 500", asyn
     expect(await response.text()).not.toMatch(/at .*\.js:\d+|node_modules/)
   }
 })
+
+test("the error page shows only its own words and codes, whatever the query says", async ({
+  page,
+}) => {
+  // The query of /error is anyone's to write: a link in a phishing mail can carry any value.
+  let dialogs = 0
+  page.on("dialog", (dialog) => {
+    dialogs++
+    void dialog.dismiss()
+  })
+  const hostile = [
+    { error: "<script>alert(1)</script>", code: null },
+    { error: "OAuthCallbackError", code: '"><img src=x onerror=alert(2)>' },
+    { error: "__proto__", code: "access_denied" },
+    { error: "toString", code: null },
+    { error: "Call support at +1 555 0100 and give them your password", code: null },
+  ]
+  for (const { error, code } of hostile) {
+    const query = new URLSearchParams({ error, ...(code === null ? {} : { code }) })
+    const response = await page.goto(`/error?${query}`)
+    expect(response?.status(), query.toString()).toBe(200)
+    const shown = page.getByTestId("error-page")
+    await expect(shown).toBeVisible()
+    const text = (await shown.textContent()) ?? ""
+    // Nothing typed into the query is printed, not even escaped: a known code only as itself.
+    if (error !== "OAuthCallbackError") expect(text).not.toContain(error)
+    if (code !== null) expect(text).not.toContain(code)
+    await expect(page.locator("img[src=x]")).toHaveCount(0)
+  }
+  // A known code with a value the page does not know: its words, its own code, not the value.
+  await page.goto(
+    `/error?${new URLSearchParams({ error: "OAuthCallbackError", code: "<b>x</b>" })}`,
+  )
+  await expect(page.getByTestId("error-code")).toHaveText("OAuthCallbackError")
+  expect(dialogs).toBe(0)
+})
