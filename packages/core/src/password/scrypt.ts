@@ -24,7 +24,6 @@
  * running two at once would double the memory and finish neither sooner).
  */
 import type * as NodeCrypto from "node:crypto"
-import { scryptAsync } from "@noble/hashes/scrypt.js"
 import { nodeCrypto } from "../lib/node-crypto.js"
 
 /** scrypt's parameters: `ln` is log2 of the cost N, `r` the block size, `p` the parallelism. */
@@ -88,6 +87,13 @@ function nodeScrypt(
   })
 }
 
+/**
+ * noble's scrypt, loaded at the first portable derivation: where node:crypto's works it is never
+ * needed, and importing it costs more than the rest of the package (about 17 ms on Node.js).
+ * A dependency, not an optional one: bundlers for Workers and the edge include it as they find it.
+ */
+let noble: Promise<typeof import("@noble/hashes/scrypt.js")> | undefined
+
 /** The last portable derivation queued: the next starts when it ends. */
 let portableTail: Promise<unknown> = Promise.resolve()
 
@@ -97,8 +103,8 @@ function portableScrypt(
   params: ScryptParams,
   length: number,
 ): Promise<Uint8Array> {
-  const derive = () =>
-    scryptAsync(password, salt, {
+  const derive = async () =>
+    (await (noble ??= import("@noble/hashes/scrypt.js"))).scryptAsync(password, salt, {
       N: 2 ** params.ln,
       r: params.r,
       p: params.p,
