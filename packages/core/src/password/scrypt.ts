@@ -21,7 +21,10 @@
  * Memory: a derivation allocates 128 · r · (N + p + 2) bytes (`scryptMemory`), 32 MiB and a few
  * KiB with the default parameters, on either path: noble is given that as its `maxmem`, and
  * refuses to allocate more. Portable derivations run one at a time (they share one thread, so
- * running two at once would double the memory and finish neither sooner).
+ * running two at once would double the memory and finish neither sooner); a finished one's table
+ * is freed by the garbage collector, so for a moment two may be held: 64 MiB at most, half the
+ * 128 MB of a Workers isolate. OWASP's Password Storage Cheat Sheet rates these parameters
+ * (N = 2^15, r = 8, p = 3) as strong as its first recommendation, N = 2^17, r = 8, p = 1.
  */
 import type * as NodeCrypto from "node:crypto"
 import { nodeCrypto } from "../lib/node-crypto.js"
