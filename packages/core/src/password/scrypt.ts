@@ -7,8 +7,9 @@
  * - **`portable`**: `@noble/hashes`' `scryptAsync`, plain JavaScript, where there is no
  *   `node:crypto` (Cloudflare Workers without `nodejs_compat`, Vercel's edge runtime) or where its
  *   `scrypt` is missing, broken or refuses the parameters (workerd's `nodejs_compat` before its
- *   2024-09-23 compatibility date). It yields to the event loop every 10 ms, so other requests
- *   are served while it runs; it runs on the request's thread, so on platforms that meter CPU
+ *   2024-09-23 compatibility date). It yields to the event loop every 10 ms by the clock, so
+ *   other requests are served while it runs (on Workers, whose clock stands still while code
+ *   runs, it runs in one go); it runs on the request's thread, so on platforms that meter CPU
  *   time it counts (a few hundred milliseconds with the default parameters).
  *
  * Both produce the same bytes: a hash made on one runtime verifies on every other.
