@@ -11,10 +11,21 @@
  *   it costs what checking a real account's password costs (`verify` of a hash made by `hash`
  *   takes as long as making it, for every memory-hard function);
  * - `verify` may say a hash matched but should be made again (`needsRehash`): the sign-in then
- *   calls `hash` and stores the new one, as it does for scrypt hashes of older parameters.
+ *   calls `hash` and stores the new one, as it does for scrypt hashes of older parameters;
+ * - hashes in Latch's own format (`$scrypt$…`, made by the default before `hash` was set) are
+ *   checked by Latch, never by `verify`, and made again with `hash` once they match: every
+ *   account moves over at its next sign-in with no code of the deployer's. (A `verify` calling
+ *   `verifyPassword` itself would wait for a second slot of the limiter while holding one: with
+ *   one slot, forever.) So `hash` must not make hashes of that format.
  */
 import type { Awaitable } from "../types.js"
-import { normalizePassword, type HashingOptions, type PasswordCheck } from "./hash.js"
+import {
+  isScryptHash,
+  normalizePassword,
+  verifyPassword,
+  type HashingOptions,
+  type PasswordCheck,
+} from "./hash.js"
 import { defaultHashingLimits, processLimiter, type HashingLimits } from "./limiter.js"
 
 /**
@@ -60,16 +71,27 @@ export async function hashWithOwn(
   const hash = await limited(() => own.hash(normalizePassword(password)), options)
   if (typeof hash !== "string" || hash === "")
     throw misbehaved("hash", "a promise of a non-empty string", hash)
+  if (isScryptHash(hash))
+    throw new TypeError(
+      "Password(): hash must not return Latch's own $scrypt$ format: Latch checks those hashes itself and would replace this one at every sign-in. Use another prefix.",
+    )
   return hash
 }
 
-/** The deployer's `verify` of `password` against `stored`, as a `PasswordCheck`. */
+/**
+ * The deployer's `verify` of `password` against `stored`, as a `PasswordCheck`; Latch's own check
+ * for a hash of its scrypt format, which then always needs a rehash (with `hash`).
+ */
 export async function verifyWithOwn(
   own: OwnHashing,
   password: string,
   stored: string,
   options: HashingOptions = {},
 ): Promise<PasswordCheck> {
+  if (isScryptHash(stored)) {
+    const { ok } = await verifyPassword(password, stored, undefined, options)
+    return { ok, needsRehash: ok }
+  }
   if (hasNul(password)) {
     await burnWithOwn(own, password.replaceAll("\u0000", ""), options)
     return { ok: false, needsRehash: false }

@@ -150,6 +150,9 @@ function parse(hash: string) {
   return { params, salt: bytes.salt, key: bytes.key }
 }
 
+/** Whether a stored hash claims Latch's scrypt format (well-formed or not). */
+export const isScryptHash = (hash: string): boolean => hash.startsWith("$scrypt$")
+
 /** Whether scrypt parameters are ones Latch derives with: sane, and at most `MAX_SCRYPT_MEMORY`. */
 export function isBoundedScrypt(params: ScryptParams): boolean {
   const { ln, r, p } = params

@@ -55,18 +55,21 @@ export interface PasswordOptions {
    * address without an account calls it too and throws the result away, so that the answer takes
    * as long as checking a real account's password: keep it as slow as `verify`.
    *
+   * It must make hashes of a format of its own: hashes in Latch's (`$scrypt$…`, made by the
+   * default before `hash` was set) are checked by Latch and, once they match, made again with
+   * `hash`, so every account moves over at its next sign-in.
+   *
    * @example
    * ```ts
    * import argon2 from "argon2"
-   * import Password, { verifyPassword } from "@latch/core/providers/password"
+   * import Password from "@latch/core/providers/password"
    *
    * Password({
    *   hash: (password) => argon2.hash(password),
-   *   verify: async (password, stored) =>
-   *     // Hashes made before by the default scrypt: checked by Latch, then made again by `hash`.
-   *     stored.startsWith("$scrypt$")
-   *       ? { ok: (await verifyPassword(password, stored)).ok, needsRehash: true }
-   *       : { ok: await argon2.verify(stored, password), needsRehash: argon2.needsRehash(stored) },
+   *   verify: async (password, stored) => ({
+   *     ok: await argon2.verify(stored, password),
+   *     needsRehash: argon2.needsRehash(stored),
+   *   }),
    * })
    * ```
    */
@@ -75,9 +78,8 @@ export interface PasswordOptions {
    * Checks a password (NFKC-normalized) against a hash the adapter stored (with `hash`): `true`
    * or `false`, or `{ ok, needsRehash }` where `needsRehash: true` after a match makes the
    * sign-in call `hash` and store the new hash (an outdated algorithm or parameters). It receives
-   * every stored hash, including those made by the default scrypt before `hash` was set
-   * (`$scrypt$…`: check them with `verifyPassword`, as in `hash`'s example). Throwing, or
-   * answering anything else, is a configuration error (`error=Configuration`).
+   * every stored hash but Latch's own scrypt ones (see `hash`). Throwing, or answering anything
+   * else, is a configuration error (`error=Configuration`).
    */
   verify?: (password: string, stored: string) => Awaitable<PasswordVerification>
   /** How much password hashing the server does at once, and for anonymous clients. */

@@ -8,7 +8,7 @@
 import { argon2idAsync } from "@noble/hashes/argon2.js"
 import { timingSafeEqual } from "node:crypto"
 import { describe, expect, it, vi } from "vitest"
-import { hashPassword, verifyPassword } from "../../src/password/hash.js"
+import { hashPassword } from "../../src/password/hash.js"
 import Password, {
   type PasswordMail,
   type PasswordOptions,
@@ -31,9 +31,6 @@ async function argon2Hash(password: string): Promise<string> {
 }
 
 async function argon2Verify(password: string, stored: string): Promise<PasswordVerification> {
-  // Hashes of the default scrypt, from before: checked by Latch, made again with argon2.
-  if (stored.startsWith("$scrypt$"))
-    return { ok: (await verifyPassword(password, stored, FAST)).ok, needsRehash: true }
   const [salt, key] = stored
     .slice(PREFIX.length)
     .split("$")
@@ -129,10 +126,11 @@ describe("Password({ hash, verify })", () => {
     expect([hash.mock.calls.length, verify.mock.calls.length]).toEqual([0, 1])
   })
 
-  it("makes a hash again with `hash` when `verify` says so, after a match only", async () => {
-    const { adapter, config } = setup()
+  it("moves hashes of the default scrypt over to `hash` at sign-in, without `verify`", async () => {
+    // One slot: Latch's check of the old hash must not wait for a second one.
+    const { adapter, config, verify } = setup({ hashing: { concurrency: 1, queue: 0 } })
     const email = newAddress()
-    const scrypt = await hashPassword(GOOD, FAST)
+    const scrypt = await hashPassword(GOOD)
     const user = await account(adapter, email, scrypt)
 
     expect((await signIn(config, email, "wrong one")).location.searchParams.get("code")).toBe(
@@ -141,11 +139,32 @@ describe("Password({ hash, verify })", () => {
     expect(adapter.passwords.get(user.id)).toBe(scrypt)
 
     expect((await signIn(config, email, GOOD)).location.searchParams.get("error")).toBeNull()
+    expect(verify).not.toHaveBeenCalled()
     const rehashed = adapter.passwords.get(user.id)!
     expect(rehashed).toMatch(/^\$argon2id\$/)
     expect(await argon2Verify(GOOD, rehashed)).toBe(true)
     expect((await signIn(config, email, GOOD)).location.searchParams.get("error")).toBeNull()
     expect(adapter.passwords.get(user.id)).toBe(rehashed)
+    expect(verify).toHaveBeenCalledTimes(1)
+  })
+
+  it("makes a hash again with `hash` when `verify` says so, after a match only", async () => {
+    const { adapter, config, verify } = setup()
+    verify.mockImplementation(async (password, stored) => ({
+      ok: (await argon2Verify(password, stored)) === true,
+      needsRehash: stored.startsWith("$argon2id$m=64,t=2,p=1$") && password === GOOD,
+    }))
+    const email = newAddress()
+    const first = await argon2Hash(GOOD)
+    const user = await account(adapter, email, first)
+    expect((await signIn(config, email, "wrong one")).location.searchParams.get("code")).toBe(
+      "credentials",
+    )
+    expect(adapter.passwords.get(user.id)).toBe(first)
+    expect((await signIn(config, email, GOOD)).location.searchParams.get("error")).toBeNull()
+    const second = adapter.passwords.get(user.id)!
+    expect(second).not.toBe(first)
+    expect(await argon2Verify(GOOD, second)).toBe(true)
   })
 
   it("sets a new password by a reset link with `hash`", async () => {
@@ -217,13 +236,16 @@ describe("Password({ hash, verify })", () => {
       /verify must return a promise of a boolean/,
     )
 
-    const empty = setup()
-    empty.hash.mockResolvedValue("")
-    const signUp = await post(new Browser(empty.config), "/auth/signup/password", {
-      email: newAddress(),
-      password: GOOD,
-    })
-    expect(signUp.location.searchParams.get("error")).toBe("Configuration")
+    for (const made of ["", "$scrypt$ln=15,r=8,p=3$a$b"]) {
+      const bad = setup()
+      bad.hash.mockResolvedValue(made)
+      const signUp = await post(new Browser(bad.config), "/auth/signup/password", {
+        email: newAddress(),
+        password: GOOD,
+      })
+      expect(signUp.location.searchParams.get("error")).toBe("Configuration")
+      expect(String(bad.errors.mock.calls.flat())).toMatch(/Password\(\): hash must/)
+    }
   })
 
   it("refuses half of the pair, and scrypt's parameters beside it, at configuration", () => {
