@@ -78,6 +78,21 @@ describe.each(BACKENDS)("scrypt on the %s path", (backend) => {
   })
 })
 
+describe("the portable path under concurrency", () => {
+  it("derives several at once, each right (one after another on its thread)", async () => {
+    useScryptBackend("portable")
+    const params = { ln: 12, r: 8, p: 1 }
+    const limits = { concurrency: 4, queue: 4 }
+    const passwords = ["one", "two", "three", "four"]
+    const hashes = await Promise.all(passwords.map((p) => hashPassword(p, params, { limits })))
+    useScryptBackend("node")
+    for (const [i, hash] of hashes.entries()) {
+      expect((await verifyPassword(passwords[i]!, hash, params)).ok).toBe(true)
+      expect((await verifyPassword(passwords[(i + 1) % 4]!, hash, params)).ok).toBe(false)
+    }
+  })
+})
+
 describe("the implementation chosen", () => {
   it("is node:crypto's on Node.js, which derives RFC 7914's vector", async () => {
     expect(await scryptBackend()).toBe("node")
