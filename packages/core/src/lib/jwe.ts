@@ -99,7 +99,7 @@ function createNodeBackend(node: typeof NodeCrypto): Backend {
     encrypt(key, iv, plaintext, aad) {
       const { mac, enc } = keyObjects(key)
       const cipher = node.createCipheriv("aes-256-cbc", enc, iv)
-      const ciphertext = new Uint8Array(Buffer.concat([cipher.update(plaintext), cipher.final()]))
+      const ciphertext = concat(cipher.update(plaintext), cipher.final())
       return { ciphertext, tag: tagOf(mac, aad, iv, ciphertext) }
     },
     decrypt(key, iv, ciphertext, tag, aad) {
@@ -108,7 +108,7 @@ function createNodeBackend(node: typeof NodeCrypto): Backend {
       if (!node.timingSafeEqual(tagOf(mac, aad, iv, ciphertext), tag)) return null
       try {
         const decipher = node.createDecipheriv("aes-256-cbc", enc, iv)
-        return new Uint8Array(Buffer.concat([decipher.update(ciphertext), decipher.final()]))
+        return concat(decipher.update(ciphertext), decipher.final())
       } catch {
         return null
       }

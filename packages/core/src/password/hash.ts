@@ -1,9 +1,17 @@
 /**
- * Password hashes for the `Password` provider: scrypt from `node:crypto`, with parameters OWASP
- * rates as strong as its first recommendation (N = 2^17, r = 8, p = 1, which needs 128 MiB) in a
- * quarter of the memory: N = 2^15, r = 8, p = 3, 32 MiB and a few hundred milliseconds per hash
- * (the Password Storage Cheat Sheet's scrypt table lists the equal trade-offs; p runs serially,
- * so it costs time, not memory). A 16-byte random salt and a 32-byte key.
+ * Password hashes for the `Password` provider: scrypt with parameters OWASP rates as strong as its
+ * first recommendation (N = 2^17, r = 8, p = 1, which needs 128 MiB) in a quarter of the memory:
+ * N = 2^15, r = 8, p = 3, 32 MiB per derivation (the Password Storage Cheat Sheet's scrypt table
+ * lists the equal trade-offs; p runs serially, so it costs time, not memory). A 16-byte random
+ * salt and a 32-byte key.
+ *
+ * It runs on every runtime (scrypt.ts): `node:crypto`'s scrypt where it works (Node.js, Bun,
+ * Deno, workerd with `nodejs_compat`), else `@noble/hashes`' in plain JavaScript (Cloudflare
+ * Workers without it, Vercel's edge runtime), with the same bytes either way: a hash made on one
+ * runtime verifies on every other. 32 MiB fits the smallest of them (128 MB per Workers isolate)
+ * with room to spare; a derivation takes a few hundred milliseconds of CPU on the portable path.
+ * Salts come from Web Crypto, keys are compared in constant time without `node:crypto`, and
+ * base64 is written without `Buffer` (bytes.ts).
  *
  * A hash names its own algorithm and parameters, in the PHC string format's shape:
  *
@@ -19,25 +27,21 @@
  *
  * Why scrypt rather than argon2id: it is in `node:crypto` on every Node.js Latch supports, so no
  * native or WASM package has to install (argon2's packages compile or ship binaries per
- * platform), and OWASP lists it with parameters of equal strength. Where there is no
- * `node:crypto` (edge runtimes), hashing fails with an error that says so.
+ * platform), and OWASP lists it with parameters of equal strength. A deployer who wants argon2id
+ * (or a platform's hashing service) gives the provider `hash` and `verify` (custom.ts).
  *
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html#scrypt
  */
-import { nodeCrypto } from "../lib/node-crypto.js"
+import { decodeBase64, encodeBase64, randomBytes, sameBytes } from "./bytes.js"
 import {
   defaultHashingLimits,
   processLimiter,
   type HashingLimits,
   type HashingPriority,
 } from "./limiter.js"
+import { deriveScrypt, scryptMemory, type ScryptParams } from "./scrypt.js"
 
-/** scrypt's parameters: `ln` is log2 of the cost N, `r` the block size, `p` the parallelism. */
-export interface ScryptParams {
-  ln: number
-  r: number
-  p: number
-}
+export { scryptMemory, type ScryptParams }
 
 /**
  * N = 2^15, r = 8, p = 3: 32 MiB per derivation, rated by OWASP as strong as its minimum of
@@ -52,17 +56,6 @@ export const DEFAULT_SCRYPT: Readonly<ScryptParams> = Object.freeze({ ln: 15, r:
  * this bounds each.
  */
 export const MAX_SCRYPT_MEMORY = 256 * 2 ** 20
-
-/**
- * The bytes a derivation allocates: V, N blocks of 128·r bytes (and two more of scratch), and B,
- * p blocks. OpenSSL refuses `maxmem` below exactly this; the p blocks of B are mixed one after
- * another through the same V, so p multiplies the time, not the memory.
- *
- * @see https://nodejs.org/api/crypto.html#cryptoscryptpassword-salt-keylen-options-callback
- */
-export function scryptMemory(params: ScryptParams): number {
-  return 128 * params.r * (2 ** params.ln + 2) + 128 * params.r * params.p
-}
 
 /** How a derivation waits for its turn (limiter.ts). */
 export interface HashingOptions {
@@ -95,22 +88,12 @@ const HASH_FORMAT =
  */
 const hasNul = (password: string) => password.includes("\u0000")
 
-const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64").replace(/=+$/, "")
-
 /**
  * The password as it is hashed: Unicode NFKC, so that the same password typed on two keyboards
  * (composed or decomposed accents, full-width forms) is the same password (NIST SP 800-63B
  * §5.1.1.2 asks for a normalization).
  */
 export const normalizePassword = (password: string): string => password.normalize("NFKC")
-
-function crypto() {
-  if (!nodeCrypto)
-    throw new Error(
-      "Password hashing needs node:crypto (Node.js, Bun or Deno); on another runtime, check passwords in a Credentials provider's authorize with a hashing library of your own.",
-    )
-  return nodeCrypto
-}
 
 let defaultLimits: HashingLimits | undefined
 
@@ -122,21 +105,16 @@ function scrypt(
   length: number,
   options: HashingOptions,
 ) {
-  const node = crypto()
-  // Node refuses to use more than `maxmem` (32 MiB by default, a little less than the defaults'
-  // 32 MiB and 5 KiB): room for what this derivation needs, and a margin for other builds of
-  // scrypt (BoringSSL's in Bun) that count their scratch space another way.
-  const maxmem = scryptMemory(params) + 2 ** 20
-  const derive = () =>
-    new Promise<Buffer>((resolve, reject) =>
-      node.scrypt(
-        normalizePassword(password),
-        salt,
-        length,
-        { N: 2 ** params.ln, r: params.r, p: params.p, maxmem },
-        (error, key) => (error ? reject(error) : resolve(key)),
-      ),
-    )
+  const derive = async () => {
+    try {
+      return await deriveScrypt(normalizePassword(password), salt, params, length)
+    } catch (error) {
+      throw new Error(
+        `Password hashing failed on this runtime: scrypt (${Math.ceil(scryptMemory(params) / 2 ** 20)} MiB) could not run. Give the Password provider \`hash\` and \`verify\` functions of your own (Password({ hash, verify })), or run password routes where it can.`,
+        { cause: error },
+      )
+    }
+  }
   const limits = options.limits ?? (defaultLimits ??= defaultHashingLimits())
   return processLimiter().run(derive, { priority: options.priority ?? "account", limits })
 }
@@ -152,9 +130,9 @@ export async function hashPassword(
   options: HashingOptions = {},
 ): Promise<string> {
   if (hasNul(password)) throw new TypeError("A password cannot contain a NUL character.")
-  const salt = crypto().randomBytes(SALT_BYTES)
+  const salt = randomBytes(SALT_BYTES)
   const key = await scrypt(password, salt, params, KEY_BYTES, options)
-  return `$scrypt$ln=${params.ln},r=${params.r},p=${params.p}$${b64(salt)}$${b64(key)}`
+  return `$scrypt$ln=${params.ln},r=${params.r},p=${params.p}$${encodeBase64(salt)}$${encodeBase64(key)}`
 }
 
 /** The parameters, salt and key of a stored hash, or `undefined` if it is not one of ours. */
@@ -166,11 +144,14 @@ function parse(hash: string) {
   // Parameters no hash of ours has, and a cost that would take minutes or gigabytes: a row
   // edited by hand, or planted; not worth the server's memory.
   if (!isBoundedScrypt(params)) return undefined
-  const bytes = { salt: Buffer.from(salt!, "base64"), key: Buffer.from(key!, "base64") }
+  const bytes = { salt: decodeBase64(salt!), key: decodeBase64(key!) }
   // Exactly the sizes hashPassword writes: a key cut short would compare only its prefix.
-  if (bytes.salt.length !== SALT_BYTES || bytes.key.length !== KEY_BYTES) return undefined
-  return { params, ...bytes }
+  if (bytes.salt?.length !== SALT_BYTES || bytes.key?.length !== KEY_BYTES) return undefined
+  return { params, salt: bytes.salt, key: bytes.key }
 }
+
+/** Whether a stored hash claims Latch's scrypt format (well-formed or not). */
+export const isScryptHash = (hash: string): boolean => hash.startsWith("$scrypt$")
 
 /** Whether scrypt parameters are ones Latch derives with: sane, and at most `MAX_SCRYPT_MEMORY`. */
 export function isBoundedScrypt(params: ScryptParams): boolean {
@@ -202,7 +183,7 @@ export async function verifyPassword(
     return { ok: false, needsRehash: false }
   }
   const key = await scrypt(password, stored.salt, stored.params, stored.key.length, options)
-  const ok = crypto().timingSafeEqual(key, stored.key)
+  const ok = sameBytes(key, stored.key)
   return { ok, needsRehash: ok && !sameParams(stored.params, current) }
 }
 
@@ -218,5 +199,5 @@ export async function burnOne(
   params: ScryptParams = DEFAULT_SCRYPT,
   options: HashingOptions = {},
 ): Promise<void> {
-  await scrypt(password, crypto().randomBytes(SALT_BYTES), params, KEY_BYTES, options)
+  await scrypt(password, randomBytes(SALT_BYTES), params, KEY_BYTES, options)
 }

@@ -2,9 +2,11 @@
  * Password accounts kept by Latch: the user's address and a password whose hash the adapter
  * stores (`getPasswordHash`, `setPasswordHash`). Unlike `Credentials`, there is no `authorize` to
  * write: Latch looks the account up, checks the password in constant time against a memory-hard
- * hash (scrypt, 32 MiB at a strength OWASP rates equal to its 128 MiB minimum), does the same
- * work for an address without an account, makes the hash again when the parameters changed, and
- * refuses an address not yet verified. The hashing is bounded (`hashing`): budgets before any
+ * hash (scrypt, 32 MiB at a strength OWASP rates equal to its 128 MiB minimum, on every runtime:
+ * `node:crypto`'s where it works, a plain-JavaScript one elsewhere, with the same hashes), does
+ * the same work for an address without an account, makes the hash again when the parameters
+ * changed, and refuses an address not yet verified. `hash` and `verify` replace scrypt with the
+ * deployer's own hashing. The hashing is bounded (`hashing`): budgets before any
  * anonymous derivation, and a few derivations at once per process.
  *
  * @module providers/password
@@ -15,9 +17,11 @@ import type { Awaitable } from "../types.js"
 import { DEFAULT_SCRYPT, isBoundedScrypt, type ScryptParams } from "../password/hash.js"
 import { defaultHashingLimits } from "../password/limiter.js"
 import { policyBounds, type PasswordPolicy } from "../password/policy.js"
+import type { OwnHashing, PasswordVerification } from "../password/custom.js"
 
 export type { PasswordPolicy, PasswordPolicyCode } from "../password/policy.js"
 export type { PasswordCheck, ScryptParams } from "../password/hash.js"
+export type { PasswordVerification } from "../password/custom.js"
 /**
  * For scripts and admin tools: hash a password as the provider does (to import users or set a
  * password by hand), check one against a stored hash, check a new one against a policy.
@@ -43,6 +47,41 @@ export interface PasswordOptions {
    * @default `{ ln: 15, r: 8, p: 3 }`: 32 MiB, as strong as OWASP's N = 2^17, r = 8, p = 1
    */
   scrypt?: ScryptParams
+  /**
+   * Your own password hashing instead of scrypt (with `verify`): argon2id from a native package,
+   * a platform's hashing service, or a hash of your own where scrypt's CPU time is more than the
+   * platform allows. Resolves to the string the adapter stores. It receives the password
+   * NFKC-normalized; it runs in the provider's `hashing` limits, as scrypt does. A sign-in of an
+   * address without an account calls it too and throws the result away, so that the answer takes
+   * as long as checking a real account's password: keep it as slow as `verify`.
+   *
+   * It must make hashes of a format of its own: hashes in Latch's (`$scrypt$…`, made by the
+   * default before `hash` was set) are checked by Latch and, once they match, made again with
+   * `hash`, so every account moves over at its next sign-in.
+   *
+   * @example
+   * ```ts
+   * import argon2 from "argon2"
+   * import Password from "@latch/core/providers/password"
+   *
+   * Password({
+   *   hash: (password) => argon2.hash(password),
+   *   verify: async (password, stored) => ({
+   *     ok: await argon2.verify(stored, password),
+   *     needsRehash: argon2.needsRehash(stored),
+   *   }),
+   * })
+   * ```
+   */
+  hash?: (password: string) => Awaitable<string>
+  /**
+   * Checks a password (NFKC-normalized) against a hash the adapter stored (with `hash`): `true`
+   * or `false`, or `{ ok, needsRehash }` where `needsRehash: true` after a match makes the
+   * sign-in call `hash` and store the new hash (an outdated algorithm or parameters). It receives
+   * every stored hash but Latch's own scrypt ones (see `hash`). Throwing, or answering anything
+   * else, is a configuration error (`error=Configuration`).
+   */
+  verify?: (password: string, stored: string) => Awaitable<PasswordVerification>
   /** How much password hashing the server does at once, and for anonymous clients. */
   hashing?: PasswordHashing
   /**
@@ -147,6 +186,8 @@ export interface PasswordMail {
 export interface PasswordSettings {
   policy: PasswordPolicy
   scrypt: ScryptParams
+  /** The deployer's `hash` and `verify`, used instead of `scrypt` when given. */
+  own?: OwnHashing
   hashing: ResolvedHashing
   requireEmailVerification: boolean
   signUp: boolean
@@ -196,6 +237,21 @@ function resolveHashing(options: PasswordHashing = {}): ResolvedHashing {
   }
 }
 
+/** `hash` and `verify`, both functions or neither, and then no `scrypt` (which they replace). */
+function ownHashing(options: PasswordOptions): OwnHashing | undefined {
+  const { hash, verify } = options
+  if (hash === undefined && verify === undefined) return undefined
+  if (typeof hash !== "function" || typeof verify !== "function")
+    throw new TypeError(
+      "Password(): hash and verify go together: give both functions (a hash made by one is checked by the other), or neither for the default scrypt",
+    )
+  if (options.scrypt)
+    throw new TypeError(
+      "Password(): scrypt sets the default hashing's parameters, which hash and verify replace: give one or the other",
+    )
+  return { hash, verify }
+}
+
 /**
  * Sign-in with an address and a password, for accounts Latch keeps (the adapter stores the
  * hashes). Needs an adapter with `getUserByEmail`, `getPasswordHash` and `setPasswordHash`.
@@ -216,6 +272,7 @@ export default function Password(options: PasswordOptions = {}): PasswordConfig 
     throw new TypeError(
       "Password(): scrypt must be whole numbers with ln 10–22, r 1–32, p 1–16 and at most 256 MiB (128 · 2^ln · r bytes)",
     )
+  const own = ownHashing(options)
   return {
     id: options.id ?? "password",
     name: options.name ?? "Password",
@@ -230,6 +287,7 @@ export default function Password(options: PasswordOptions = {}): PasswordConfig 
     [passwordSettings]: {
       policy,
       scrypt,
+      own,
       hashing: resolveHashing(options.hashing),
       requireEmailVerification: options.requireEmailVerification ?? true,
       signUp: options.signUp ?? true,

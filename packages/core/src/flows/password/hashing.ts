@@ -26,6 +26,7 @@ import {
   type HashingOptions,
   type PasswordCheck,
 } from "../../password/hash.js"
+import { burnWithOwn, hashWithOwn, verifyWithOwn } from "../../password/custom.js"
 import { HashingBusy } from "../../password/limiter.js"
 import type { HashingBudget, PasswordSettings } from "../../providers/password.js"
 import { counterKey, counters } from "../../security/counter.js"
@@ -88,10 +89,14 @@ export function hashNewPassword(
   password: string,
   page: FormPage,
 ): Promise<string> {
-  return hashPassword(password, settings.scrypt, lane(settings, page === "signUp")).catch(
-    refusal(ctx, page),
-  )
+  return newHash(settings, password, lane(settings, page === "signUp")).catch(refusal(ctx, page))
 }
+
+/** A new hash, with the deployer's `hash` or Latch's scrypt. */
+const newHash = (settings: PasswordSettings, password: string, options: HashingOptions) =>
+  settings.own
+    ? hashWithOwn(settings.own, password, options)
+    : hashPassword(password, settings.scrypt, options)
 
 /** Checks a password against the account's hash, for a sign-in or a form. */
 export function checkPassword(
@@ -101,7 +106,10 @@ export function checkPassword(
   hash: string,
   page: Refusal,
 ): Promise<PasswordCheck> {
-  return verifyPassword(password, hash, settings.scrypt, lane(settings)).catch(refusal(ctx, page))
+  const check = settings.own
+    ? verifyWithOwn(settings.own, password, hash, lane(settings))
+    : verifyPassword(password, hash, settings.scrypt, lane(settings))
+  return check.catch(refusal(ctx, page))
 }
 
 /** The work of a check, for a sign-in of an address without a password. */
@@ -110,7 +118,10 @@ export function burnSignIn(
   settings: PasswordSettings,
   password: string,
 ): Promise<void> {
-  return burnOne(password, settings.scrypt, lane(settings)).catch(refusal(ctx, "signIn"))
+  const burn = settings.own
+    ? burnWithOwn(settings.own, password, lane(settings))
+    : burnOne(password, settings.scrypt, lane(settings))
+  return burn.catch(refusal(ctx, "signIn"))
 }
 
 /**
@@ -122,7 +133,7 @@ export async function rehashPassword(
   password: string,
 ): Promise<string | undefined> {
   try {
-    return await hashPassword(password, settings.scrypt, lane(settings))
+    return await newHash(settings, password, lane(settings))
   } catch (error) {
     if (error instanceof HashingBusy) return undefined
     throw error
