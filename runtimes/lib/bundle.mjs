@@ -1,0 +1,51 @@
+// The flow program bundled once per runtime, as that runtime's bundler would: the conditions
+// its resolver uses, Node.js built-ins left to the runtime. `nodemailer` stays out, as in an app
+// that does not install it: it is an optional peer of @latch/core that no flow uses (the email
+// flows send through functions of their own). @simplewebauthn/server, which passkeys need, is
+// bundled.
+import { build } from "esbuild"
+import { join } from "node:path"
+
+const here = new URL("..", import.meta.url).pathname
+
+/** esbuild's options per kind of runtime. */
+const TARGETS = {
+  node: { entry: "process", platform: "node", conditions: [] },
+  bun: { entry: "process", platform: "node", conditions: ["bun"] },
+  deno: {
+    entry: "process",
+    platform: "neutral",
+    conditions: ["deno", "node", "import"],
+    mainFields: ["module", "main"],
+  },
+  // What Wrangler asks of esbuild for Workers.
+  workerd: {
+    entry: "worker",
+    platform: "neutral",
+    conditions: ["workerd", "worker", "browser", "import"],
+    mainFields: ["browser", "module", "main"],
+  },
+}
+
+/** Bundles the program for each kind in `kinds`; returns the files by kind. */
+export async function bundle(kinds) {
+  const files = {}
+  await Promise.all(
+    kinds.map(async (kind) => {
+      const { entry, ...options } = TARGETS[kind]
+      const outfile = join(here, "dist", `${kind}.mjs`)
+      await build({
+        entryPoints: [join(here, "src/entries", `${entry}.ts`)],
+        outfile,
+        bundle: true,
+        format: "esm",
+        target: "es2022",
+        external: ["node:*", "nodemailer"],
+        logLevel: "error",
+        ...options,
+      })
+      files[kind] = outfile
+    }),
+  )
+  return files
+}
