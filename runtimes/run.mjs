@@ -1,11 +1,12 @@
 // The `runtimes` check: one program of sign-in flows (src/) through @latch/core's `Auth()` on
 // every runtime it supports — Node.js 20, 22 and 24, Bun, Deno with only --allow-net and with no
 // permission at all, workerd without and with nodejs_compat — and a table of runtime × flow.
-// Fails on any ✗. `--only deno,bun` runs the runtimes whose names start with one of those.
+// Fails on any ✗. `--only deno,bun` runs the runtimes whose names start with one of those;
+// `--stub-optional` (diagnosis, never the check) bundles nodemailer as an empty module.
 // @latch/core must be built (`pnpm run build`).
 import { existsSync } from "node:fs"
 import { availableParallelism } from "node:os"
-import { binaries, versionOf } from "./lib/binaries.mjs"
+import { binary, versionOf } from "./lib/binaries.mjs"
 import { bundle } from "./lib/bundle.mjs"
 import { startOAuthServer } from "./lib/oauth-server.mjs"
 import { currentCompatibilityDate, runProcess, runWorker } from "./lib/runners.mjs"
@@ -20,12 +21,13 @@ const onlyAt = process.argv.indexOf("--only")
 const only = onlyAt === -1 ? null : process.argv[onlyAt + 1].split(",")
 const started = Date.now()
 
-const bins = await binaries()
-const files = await bundle(["node", "bun", "deno", "workerd"])
+const files = await bundle(["node", "bun", "deno", "workerd"], {
+  stub: process.argv.includes("--stub-optional"),
+})
 const server = await startOAuthServer()
 const today = currentCompatibilityDate()
 
-/** Each runtime: its column name, what it is, and how it runs the program. */
+/** Each runtime: its column name, its binary (for the processes), how it runs the program. */
 function runtimes() {
   const options = (name, offline = false) =>
     JSON.stringify({ server: server.origin, client: name, offline })
@@ -41,23 +43,20 @@ function runtimes() {
   })
   const deno = (name, permissions, offline) => ({
     name,
-    version: `${versionOf(bins.deno)} ${permissions.join(" ") || "(no permission)"}`,
-    run: () =>
-      runProcess(bins.deno, ["run", "--no-prompt", ...permissions, files.deno, options(name, offline)], {
+    binary: "deno",
+    flags: permissions.join(" ") || "(no permission)",
+    run: (deno) =>
+      runProcess(deno, ["run", "--no-prompt", ...permissions, files.deno, options(name, offline)], {
         env: { DENO_NO_UPDATE_CHECK: "1" },
       }),
   })
   return [
     ...[20, 22, 24].map((major) => ({
       name: `node${major}`,
-      version: `node ${versionOf(bins[`node${major}`])}`,
-      run: () => runProcess(bins[`node${major}`], [files.node, options(`node${major}`)]),
+      binary: `node${major}`,
+      run: (node) => runProcess(node, [files.node, options(`node${major}`)]),
     })),
-    {
-      name: "bun",
-      version: `bun ${versionOf(bins.bun)}`,
-      run: () => runProcess(bins.bun, [files.bun, options("bun")]),
-    },
+    { name: "bun", binary: "bun", run: (bun) => runProcess(bun, [files.bun, options("bun")]) },
     deno("deno-net", ["--allow-net=127.0.0.1"], false),
     deno("deno-none", [], true),
     worker("workerd", today, []),
@@ -83,11 +82,18 @@ async function pool(tasks, width = Math.min(2, availableParallelism())) {
 }
 
 const selected = runtimes()
+// Binaries first, one after another (Node.js 22 and 24 install into the cache on first use).
+for (const runtime of selected) {
+  if (!runtime.binary) continue
+  runtime.path = await binary(runtime.binary)
+  const version = versionOf(runtime.path).replace(/ \(.*/, "")
+  runtime.version = `${runtime.binary.replace(/\d+$/, "")} ${version} ${runtime.flags ?? ""}`
+}
 const rows = await pool(
   selected.map((runtime) => async () => {
     const began = Date.now()
     try {
-      const results = await runtime.run()
+      const results = await runtime.run(runtime.path)
       return { ...runtime, results, ms: Date.now() - began }
     } catch (error) {
       return { ...runtime, failure: String(error.message ?? error), ms: Date.now() - began }

@@ -39,15 +39,10 @@ function fromPlatformPackage(wrapper, name) {
   )
 }
 
-/** The binary of each runtime, by kind. */
-export async function binaries() {
-  return {
-    node20: process.version.startsWith("v20.") ? process.execPath : await nodeBinary(20),
-    node22: await nodeBinary(22),
-    node24: await nodeBinary(24),
-    bun: fromPlatformPackage("bun", "bun"),
-    deno: fromPlatformPackage("deno", "deno"),
-  }
+/** The binary of a runtime: `node20`, `node22`, `node24`, `bun` or `deno`. */
+export async function binary(name) {
+  if (name.startsWith("node")) return nodeBinary(Number(name.slice(4)))
+  return fromPlatformPackage(name, name)
 }
 
 /** `--version` of a binary, first line. */

@@ -27,8 +27,20 @@ const TARGETS = {
   },
 }
 
+/**
+ * For diagnosis only (`--stub-optional`): the optional peers as empty modules, so that a runtime
+ * that cannot load a bundle naming them still shows what the flows do.
+ */
+const stubOptional = {
+  name: "stub-optional",
+  setup(build) {
+    build.onResolve({ filter: /^nodemailer$/ }, ({ path }) => ({ path, namespace: "stub" }))
+    build.onLoad({ filter: /.*/, namespace: "stub" }, () => ({ contents: "export default {}" }))
+  },
+}
+
 /** Bundles the program for each kind in `kinds`; returns the files by kind. */
-export async function bundle(kinds) {
+export async function bundle(kinds, { stub = false } = {}) {
   const files = {}
   await Promise.all(
     kinds.map(async (kind) => {
@@ -40,7 +52,8 @@ export async function bundle(kinds) {
         bundle: true,
         format: "esm",
         target: "es2022",
-        external: ["node:*", "nodemailer"],
+        external: stub ? ["node:*"] : ["node:*", "nodemailer"],
+        plugins: stub ? [stubOptional] : [],
         logLevel: "error",
         ...options,
       })

@@ -12,6 +12,8 @@ const FLOWS = [
   "refresh",
 ]
 
+const oneLine = (text) => text.replace(/\s*\n\s*/g, " ⏎ ")
+
 /** Prints the report; returns the number of failed cells. */
 export function printTable(rows) {
   const cell = (row, flow) => {
@@ -37,11 +39,15 @@ export function printTable(rows) {
       if (ok) passed++
       else {
         failed++
-        failures.push(`✗ ${row.name} / ${flow}: ${detail}`)
+        if (!row.failure) failures.push(`✗ ${row.name} / ${flow}: ${oneLine(detail)}`)
       }
       return ok ? "✓" : "✗"
     })
     console.log(line(flow, cells))
+  }
+  // A runtime that ran nothing fails every cell for one reason: said once.
+  for (const row of rows.filter((row) => row.failure)) {
+    failures.push(`✗ ${row.name} (every flow): ${oneLine(row.failure)}`)
   }
   if (failures.length) console.log(`\n${failures.join("\n")}`)
   console.log(`\nruntimes: ${passed} passed, ${failed} failed`)
