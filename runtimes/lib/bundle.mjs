@@ -39,15 +39,19 @@ const stubOptional = {
   },
 }
 
-/** Bundles the program for each kind in `kinds`; returns the files by kind. */
-export async function bundle(kinds, { stub = false } = {}) {
+/**
+ * Bundles the program for each kind in `kinds`; returns the files by kind. `program`: "flows"
+ * (the check) or "hash" (bench/password-runtimes.mjs).
+ */
+export async function bundle(kinds, { stub = false, program = "flows" } = {}) {
   const files = {}
   await Promise.all(
     kinds.map(async (kind) => {
       const { entry, ...options } = TARGETS[kind]
-      const outfile = join(here, "dist", `${kind}.mjs`)
+      const name = program === "flows" ? entry : `hash-${entry}`
+      const outfile = join(here, "dist", `${program === "flows" ? "" : "hash-"}${kind}.mjs`)
       await build({
-        entryPoints: [join(here, "src/entries", `${entry}.ts`)],
+        entryPoints: [join(here, "src/entries", `${name}.ts`)],
         outfile,
         bundle: true,
         format: "esm",

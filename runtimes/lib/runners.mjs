@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
+import { dirname } from "node:path"
 
 const require = createRequire(import.meta.url)
 const TIMEOUT = 120_000
@@ -40,16 +41,25 @@ export function runProcess(command, args, { env = {} } = {}) {
   })
 }
 
-/** Runs the Worker bundle in workerd and asks it for its results. */
-export async function runWorker(file, { compatibilityDate, compatibilityFlags, bindings }) {
+/** A Worker bundle in workerd (miniflare's own child process), ready for `dispatchFetch`. */
+export async function startWorker(file, { compatibilityDate, compatibilityFlags, bindings = {} }) {
   const { Miniflare } = await import("miniflare")
   const mf = new Miniflare({
     modules: true,
     scriptPath: file,
+    // Module names are paths below this (not the working directory, which may be elsewhere).
+    modulesRoot: dirname(file),
     compatibilityDate,
     compatibilityFlags,
     bindings,
   })
+  await mf.ready
+  return mf
+}
+
+/** Runs the Worker bundle in workerd and asks it for its results. */
+export async function runWorker(file, options) {
+  const mf = await startWorker(file, options)
   try {
     const response = await mf.dispatchFetch("http://localhost/")
     const text = await response.text()
