@@ -89,8 +89,10 @@ export async function runPasswordRuntimes() {
   const files = await bundle(["node", "bun", "deno", "workerd"], { program: "hash" })
   const processRuntime = (name, file, flags = []) => ({
     name,
-    run: async (count) => runProcess(await binary(name.replace(/ .*/, "")), [...flags, file, String(count)]),
-    version: async () => versionOf(await binary(name.replace(/ .*/, "")))
+    run: async (count) =>
+      runProcess(await binary(name.replace(/ .*/, "")), [...flags, file, String(count)]),
+    version: async () =>
+      versionOf(await binary(name.replace(/ .*/, "")))
         .replace(/ \(.*/, "")
         .replace(/^deno /, ""),
   })
@@ -99,8 +101,16 @@ export async function runPasswordRuntimes() {
     processRuntime("node22", files.node),
     processRuntime("node24", files.node),
     processRuntime("bun", files.bun),
-    { ...processRuntime("deno", files.deno), run: async (count) => runProcess(await binary("deno"), ["run", "-A", files.deno, String(count)]) },
-    { name: "workerd", run: (count) => runWorker(files.workerd, [], count), version: async () => `compatibility date ${currentCompatibilityDate()}` },
+    {
+      ...processRuntime("deno", files.deno),
+      run: async (count) =>
+        runProcess(await binary("deno"), ["run", "-A", files.deno, String(count)]),
+    },
+    {
+      name: "workerd",
+      run: (count) => runWorker(files.workerd, [], count),
+      version: async () => `compatibility date ${currentCompatibilityDate()}`,
+    },
     {
       name: "workerd + nodejs_compat",
       run: (count) => runWorker(files.workerd, ["nodejs_compat"], count),

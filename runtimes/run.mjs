@@ -103,6 +103,7 @@ const rows = await pool(
 await server.close()
 
 const failed = printTable(rows)
-if (server.refusals.length) console.log(`\nthe authorization server refused: ${server.refusals.join("; ")}`)
+if (server.refusals.length)
+  console.log(`\nthe authorization server refused: ${server.refusals.join("; ")}`)
 console.log(`\nruntimes check: ${Math.round((Date.now() - started) / 1000)} s`)
 process.exit(failed ? 1 : 0)

@@ -16,7 +16,11 @@ export async function startOAuthServer() {
   const clients = new Map()
   const client = (id) => {
     if (!clients.has(id)) {
-      clients.set(id, { refresh: null, access: null, grants: { authorization_code: 0, refresh_token: 0 } })
+      clients.set(id, {
+        refresh: null,
+        access: null,
+        grants: { authorization_code: 0, refresh_token: 0 },
+      })
     }
     return clients.get(id)
   }
@@ -33,7 +37,8 @@ export async function startOAuthServer() {
 
   function authorize(res, url) {
     const q = url.searchParams
-    if (q.get("response_type") !== "code") return refuse(res, 400, "unsupported_response_type", "response_type")
+    if (q.get("response_type") !== "code")
+      return refuse(res, 400, "unsupported_response_type", "response_type")
     if (q.get("code_challenge_method") !== "S256" || !q.get("code_challenge")) {
       return refuse(res, 400, "invalid_request", "authorize: no S256 challenge")
     }
@@ -115,7 +120,8 @@ export async function startOAuthServer() {
       if (url.pathname === "/authorize") return authorize(res, url)
       if (url.pathname === "/token" && req.method === "POST") return tokenEndpoint(req, res, body)
       if (url.pathname === "/user") return user(req, res)
-      if (url.pathname === "/grants") return json(res, 200, client(url.searchParams.get("client")).grants)
+      if (url.pathname === "/grants")
+        return json(res, 200, client(url.searchParams.get("client")).grants)
       refuse(res, 404, "not_found", `${req.method} ${url.pathname}`)
     })
   })

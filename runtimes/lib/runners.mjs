@@ -63,7 +63,8 @@ export async function runWorker(file, options) {
   try {
     const response = await mf.dispatchFetch("http://localhost/")
     const text = await response.text()
-    if (!response.ok) throw new Error(`the Worker answered ${response.status}: ${text.slice(0, 400)}`)
+    if (!response.ok)
+      throw new Error(`the Worker answered ${response.status}: ${text.slice(0, 400)}`)
     return JSON.parse(text)
   } finally {
     await mf.dispose()

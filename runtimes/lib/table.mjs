@@ -28,7 +28,12 @@ export function printTable(rows) {
   console.log("")
   for (const row of rows) console.log(`${row.name.padEnd(28)} ${row.version} (${row.ms} ms)`)
   console.log("")
-  console.log(line("", rows.map((row) => row.name)))
+  console.log(
+    line(
+      "",
+      rows.map((row) => row.name),
+    ),
+  )
   console.log(`${"─".repeat(first)}─┼─${widths.map((w) => "─".repeat(w)).join("─┼─")}`)
   let passed = 0
   let failed = 0

@@ -96,7 +96,8 @@ const ENTITIES: Record<string, string> = {
   "&#96;": "`",
   "&#61;": "=",
 }
-const unescape = (value: string) => value.replace(/&(?:amp|lt|gt|quot|#39|#96|#61);/g, (e) => ENTITIES[e]!)
+const unescape = (value: string) =>
+  value.replace(/&(?:amp|lt|gt|quot|#39|#96|#61);/g, (e) => ENTITIES[e]!)
 
 /**
  * Opens a mailed link and presses its page's button (the Continue page: mail scanners open

@@ -1,6 +1,9 @@
 /** What every flow's configuration shares. */
 import type { AuthConfig } from "@latch/core"
-import { memoryAdapter, type MemoryAdapter } from "../../../packages/core/test/helpers/memory-adapter.js"
+import {
+  memoryAdapter,
+  type MemoryAdapter,
+} from "../../../packages/core/test/helpers/memory-adapter.js"
 
 export const SECRET = "a-runtime-check-secret-that-is-long-enough-0123456789"
 export const PASSWORD = "correct horse battery staple"
@@ -8,7 +11,9 @@ export const PASSWORD = "correct horse battery staple"
 /** The errors `Auth()` logged: a failed step reports the last one, which says why. */
 export const logged: string[] = []
 
-export function baseConfig(overrides: Partial<AuthConfig>): AuthConfig {
+export function baseConfig(
+  overrides: Partial<AuthConfig> & Pick<AuthConfig, "providers">,
+): AuthConfig {
   return {
     secret: SECRET,
     trustHost: true,

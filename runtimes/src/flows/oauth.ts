@@ -71,7 +71,10 @@ export async function refresh(server: string, client: string, offline: boolean):
     Array.from({ length: 5 }, () => browser.fetch("/auth/session").then((r) => r.json())),
   )
   for (const read of reads) {
-    check((read as any)?.user?.email === "grace@example.com", `a read answered ${JSON.stringify(read)}`)
+    check(
+      (read as any)?.user?.email === "grace@example.com",
+      `a read answered ${JSON.stringify(read)}`,
+    )
     check(!(read as any).error, `the refresh failed: ${(read as any).error} ${logged.at(-1) ?? ""}`)
   }
   const grants = (await (await fetch(`${server}/grants?client=${client}`)).json()) as Grants

@@ -34,7 +34,11 @@ export async function password(): Promise<string> {
 
   const again = new Browser(config)
   expectRedirect(
-    await again.post("/auth/callback/password", { email, password: PASSWORD, callbackUrl: "/home" }),
+    await again.post("/auth/callback/password", {
+      email,
+      password: PASSWORD,
+      callbackUrl: "/home",
+    }),
     "/home",
   )
   check((await again.session())?.user?.email === email, "the password sign-in made no session")
