@@ -29,7 +29,8 @@ if (!args.has("--no-build")) {
   })
   const network = offline ? "without network (unshare -n)" : "with network (no unshare here)"
   console.log(`built ${names.join(", ")} in ${seconds(since)}, ${network}`)
-  for (const [name, message] of Object.entries(buildErrors)) console.log(`build ${name} failed:\n${message}`)
+  for (const [name, message] of Object.entries(buildErrors))
+    console.log(`build ${name} failed:\n${message}`)
   if (args.has("--build-only")) process.exit(Object.keys(buildErrors).length ? 1 : 0)
 }
 
@@ -68,7 +69,7 @@ const width = Math.max(...servers.map((s) => s.name.length))
 const names = steps.map((step) => step.name)
 console.log(`\n${"".padEnd(width)}  ${names.join("  ")}`)
 let failed = 0
-for (const { target, results, failure } of rows) {
+for (const { target, results } of rows) {
   const cells = names.map((name) => {
     const result = results?.[name]
     const mark = !result ? "✗" : result.ok ? "✓" : result.skipped ? "·" : "✗"

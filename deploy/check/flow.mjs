@@ -34,7 +34,10 @@ async function describe(response) {
     const query = new URL(location, "http://x").searchParams
     if (query.get("error")) parts.push(`(error=${query.get("error")} code=${query.get("code")})`)
   } else {
-    const text = (await response.text()).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim()
+    const text = (await response.text())
+      .replace(/<[^>]+>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
     if (text) parts.push(`"${text.slice(0, 240)}"`)
   }
   return parts.join(" ")

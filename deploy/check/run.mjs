@@ -19,7 +19,8 @@ export function tail(log, count = 20) {
  * to download something fails.
  */
 export function run(command, args, { cwd, env, noNetwork = false } = {}) {
-  const [file, argv] = noNetwork && offline ? ["unshare", ["-n", command, ...args]] : [command, args]
+  const [file, argv] =
+    noNetwork && offline ? ["unshare", ["-n", command, ...args]] : [command, args]
   return new Promise((resolve, reject) => {
     const child = spawn(file, argv, { cwd, env: { ...process.env, ...env } })
     let log = ""

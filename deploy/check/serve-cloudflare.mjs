@@ -28,7 +28,10 @@ const mf = new Miniflare({
   // Every module of the bundle listed, as Cloudflare receives them from `wrangler deploy`: a
   // dynamic import that stays in the bundle fails when it runs, not when the Worker loads.
   modulesRoot: path.dirname(scriptPath),
-  modules: [scriptPath, ...otherModules(scriptPath)].map((file) => ({ type: "ESModule", path: file })),
+  modules: [scriptPath, ...otherModules(scriptPath)].map((file) => ({
+    type: "ESModule",
+    path: file,
+  })),
   compatibilityDate,
   compatibilityFlags: flags ? flags.split(",") : [],
   bindings,

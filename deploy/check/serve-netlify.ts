@@ -40,18 +40,25 @@ async function staticFile(pathname: string): Promise<Response> {
   }
 }
 
-Deno.serve({ hostname: "127.0.0.1", port: Number(port), onListen: () => {
-  console.log(`deno listening on http://127.0.0.1:${port}/`)
-} }, (request, info) => {
-  const { pathname } = new URL(request.url)
-  if (route.excludedPath?.some((glob) => matches(glob, pathname))) return staticFile(pathname)
-  const context = {
-    ip: info.remoteAddr.hostname,
-    requestId: crypto.randomUUID(),
-    geo: {},
-    site: { name: "latch-deploy" },
-    next: () => staticFile(pathname),
-    waitUntil: (promise: Promise<unknown>) => void promise.catch(console.error),
-  }
-  return render(request, context)
-})
+Deno.serve(
+  {
+    hostname: "127.0.0.1",
+    port: Number(port),
+    onListen: () => {
+      console.log(`deno listening on http://127.0.0.1:${port}/`)
+    },
+  },
+  (request, info) => {
+    const { pathname } = new URL(request.url)
+    if (route.excludedPath?.some((glob) => matches(glob, pathname))) return staticFile(pathname)
+    const context = {
+      ip: info.remoteAddr.hostname,
+      requestId: crypto.randomUUID(),
+      geo: {},
+      site: { name: "latch-deploy" },
+      next: () => staticFile(pathname),
+      waitUntil: (promise: Promise<unknown>) => void promise.catch(console.error),
+    }
+    return render(request, context)
+  },
+)

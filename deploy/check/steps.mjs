@@ -65,7 +65,10 @@ export const steps = [
     name: "sign-up",
     async run(state) {
       const user = client(state.url)
-      state.account = { email: `user-${crypto.randomUUID()}@example.com`, password: randomPassword() }
+      state.account = {
+        email: `user-${crypto.randomUUID()}@example.com`,
+        password: randomPassword(),
+      }
       const response = await user.request("/signup", {
         method: "POST",
         form: { ...state.account, redirectTo: "/protected" },
@@ -104,7 +107,12 @@ export const steps = [
       const csrfToken = await user.csrfToken()
       const response = await user.request("/auth/callback/password", {
         method: "POST",
-        form: { csrfToken, email: SEED.email, password: seedPassword, callbackUrl: `${url}/protected` },
+        form: {
+          csrfToken,
+          email: SEED.email,
+          password: seedPassword,
+          callbackUrl: `${url}/protected`,
+        },
       })
       await user.redirectTo(response, [302], "/protected", "POST /auth/callback/password")
       await user.seesProtected(SEED.name)
@@ -124,7 +132,10 @@ export async function runSteps(state) {
       await step.run(state)
       results[step.name] = { ok: true }
     } catch (error) {
-      results[step.name] = { ok: false, error: error instanceof Error ? error.message : String(error) }
+      results[step.name] = {
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+      }
     }
   }
   return results

@@ -1,4 +1,5 @@
 // The deployments the check builds and runs: each adapter's output in the runtime it deploys to.
+import { createRequire } from "node:module"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { run } from "./run.mjs"
@@ -6,6 +7,26 @@ import { run } from "./run.mjs"
 export const root = fileURLToPath(new URL("..", import.meta.url))
 const bin = (name) => path.join(root, "node_modules", ".bin", name)
 const at = (...parts) => path.join(root, ...parts)
+
+/**
+ * Bun's binary for this machine, from the platform package the `bun` npm package depends on.
+ * (`bun`'s own `bin/bun.exe` is a stub until its postinstall script links it, and pnpm runs no
+ * install scripts unless told to.)
+ */
+function bunBinary() {
+  const arch = process.arch === "arm64" ? "aarch64" : process.arch
+  const fromBun = createRequire(createRequire(import.meta.url).resolve("bun/package.json"))
+  const manifest = fromBun.resolve(`@oven/bun-${process.platform}-${arch}/package.json`)
+  return path.join(path.dirname(manifest), "bin", "bun")
+}
+
+/** adapter-node's variables: where to listen, and the site's origin for form actions. */
+const nodeEnv = (port, env) => ({
+  ...env,
+  HOST: "127.0.0.1",
+  PORT: String(port),
+  ORIGIN: env.AUTH_URL,
+})
 
 /** The compatibility date in wrangler.jsonc; the check runs the Worker with the same. */
 export const COMPATIBILITY_DATE = "2025-09-01"
@@ -52,8 +73,35 @@ export const servers = [
     command: (port, env) => ({
       file: process.execPath,
       args: [at("build-node", "index.js")],
-      // adapter-node's own variables: where to listen, and the site's origin for form actions.
-      env: { ...env, HOST: "127.0.0.1", PORT: String(port), ORIGIN: env.AUTH_URL },
+      env: nodeEnv(port, env),
+    }),
+  },
+  {
+    name: "bun (adapter-node)",
+    build: "node",
+    command: (port, env) => ({
+      file: bunBinary(),
+      args: [at("build-node", "index.js")],
+      env: nodeEnv(port, env),
+    }),
+  },
+  {
+    name: "deno (adapter-node)",
+    build: "node",
+    // The server reads its environment (process.env) and its packages (node_modules, which
+    // pnpm keeps in the workspace root) and listens on one address: nothing more.
+    command: (port, env) => ({
+      file: bin("deno"),
+      args: [
+        "run",
+        "--no-prompt",
+        `--allow-net=127.0.0.1:${port}`,
+        "--allow-env",
+        `--allow-read=${root},${path.join(root, "..", "node_modules")}`,
+        at("build-node", "index.js"),
+      ],
+      env: { ...nodeEnv(port, env), DENO_DIR: at(".check", "deno") },
+      cleanEnv: true,
     }),
   },
   ...[

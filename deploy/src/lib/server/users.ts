@@ -25,7 +25,11 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 /** The demo user when the username and password match, else `null`. */
 export async function checkDemoUser(username: unknown, password: unknown) {
   const [given, expected] = await Promise.all([
-    digest(`${String(username ?? "").trim().toLowerCase()}\u0000${String(password ?? "")}`),
+    digest(
+      `${String(username ?? "")
+        .trim()
+        .toLowerCase()}\u0000${String(password ?? "")}`,
+    ),
     digest(`${DEMO_USERNAME}\u0000${DEMO_PASSWORD}`),
   ])
   return sameBytes(given, expected) ? { ...DEMO_USER } : null
