@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os"
 import { hashPassword } from "@latch/sveltekit/providers/password"
 import { inParallel, offline, tail } from "./check/run.mjs"
 import { freePort, startServer } from "./check/servers.mjs"
-import { runSteps, SEED, steps } from "./check/steps.mjs"
+import { runSteps, SEED, steps, WEAK_SECRET, weakSecretRefused } from "./check/steps.mjs"
 import { builds, servers } from "./check/targets.mjs"
 
 const args = new Set(process.argv.slice(2))
@@ -48,25 +48,47 @@ const rows = await Promise.all(
     if (buildErrors[target.build]) {
       return { target, failure: `build failed:\n${buildErrors[target.build]}` }
     }
-    const port = await freePort()
-    const url = `http://127.0.0.1:${port}`
-    let server
+    let log = ""
+    let results
     try {
-      server = await startServer(target.command(port, { ...baseEnv, AUTH_URL: url }), port)
+      results = await withServer(target, baseEnv, async (url, server) => {
+        const results = await runSteps({ url, seedPassword })
+        log += server.log()
+        return results
+      })
+      results["weak secret"] = await withServer(
+        target,
+        { ...baseEnv, AUTH_SECRET: WEAK_SECRET },
+        async (url, server) => {
+          const result = await weakSecretRefused({ url }).then(
+            () => ({ ok: true }),
+            (error) => ({ ok: false, error: error.message }),
+          )
+          if (!result.ok) log += `(the server with a weak secret)\n${server.log()}`
+          return result
+        },
+      )
     } catch (error) {
       return { target, failure: `did not start: ${tail(error.message, 30)}` }
     }
-    try {
-      const results = await runSteps({ url, seedPassword })
-      return { target, results, log: server.log() }
-    } finally {
-      await server.stop()
-    }
+    return { target, results, log }
   }),
 )
 
+/** Starts the target's server on a free port with `env`, runs `use(url, server)`, stops it. */
+async function withServer(target, env, use) {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const server = await startServer(target.command(port, { ...env, AUTH_URL: url }), port)
+  try {
+    return await use(url, server)
+  } finally {
+    await server.stop()
+  }
+}
+
 const width = Math.max(...servers.map((s) => s.name.length))
-const names = steps.map((step) => step.name)
+const names = [...steps.map((step) => step.name), "weak secret"]
 console.log(`\n${"".padEnd(width)}  ${names.join("  ")}`)
 let failed = 0
 for (const { target, results } of rows) {

@@ -120,6 +120,27 @@ export const steps = [
   },
 ]
 
+/**
+ * Against a second server of the same deployment, started with a 12-character AUTH_SECRET: a
+ * built app is production on every runtime (a Worker has no NODE_ENV), so Latch refuses the
+ * secret and a sign-in ends on the error page, never signed in and never a 500 page.
+ */
+export const WEAK_SECRET = "short-secret"
+export async function weakSecretRefused({ url }) {
+  const user = client(url)
+  const response = await user.request("/signin", {
+    method: "POST",
+    form: { providerId: "credentials", ...ALICE, redirectTo: "/protected" },
+  })
+  await user.expect(
+    response,
+    (r) =>
+      r.status === 303 &&
+      new URL(r.headers.get("location") ?? "", url).searchParams.get("error") === "Configuration",
+    "POST /signin with a 12-character AUTH_SECRET: expected 303 → the error page, error=Configuration",
+  )
+}
+
 /** Runs the steps against one deployment; returns `{ [step]: { ok, skipped?, error? } }`. */
 export async function runSteps(state) {
   const results = {}
