@@ -1,0 +1,156 @@
+// The deployments the check builds and runs: each adapter's output in the runtime it deploys to.
+import { createRequire } from "node:module"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { run } from "./run.mjs"
+
+export const root = fileURLToPath(new URL("..", import.meta.url))
+const bin = (name) => path.join(root, "node_modules", ".bin", name)
+const at = (...parts) => path.join(root, ...parts)
+
+/**
+ * Bun's binary for this machine, from the platform package the `bun` npm package depends on.
+ * (`bun`'s own `bin/bun.exe` is a stub until its postinstall script links it, and pnpm runs no
+ * install scripts unless told to.)
+ */
+function bunBinary() {
+  const arch = process.arch === "arm64" ? "aarch64" : process.arch
+  const fromBun = createRequire(createRequire(import.meta.url).resolve("bun/package.json"))
+  const manifest = fromBun.resolve(`@oven/bun-${process.platform}-${arch}/package.json`)
+  return path.join(path.dirname(manifest), "bin", "bun")
+}
+
+/** adapter-node's variables: where to listen, and the site's origin for form actions. */
+const nodeEnv = (port, env) => ({
+  ...env,
+  HOST: "127.0.0.1",
+  PORT: String(port),
+  ORIGIN: env.AUTH_URL,
+})
+
+/** The compatibility date in wrangler.jsonc; the check runs the Worker with the same. */
+export const COMPATIBILITY_DATE = "2025-09-01"
+
+/** `vite build` with one adapter (svelte.config.js picks it by DEPLOY_TARGET). */
+function viteBuild(target) {
+  return run(bin("vite"), ["build"], { cwd: root, env: { DEPLOY_TARGET: target }, noNetwork: true })
+}
+
+/** Bundles the Worker as `wrangler deploy` would, without uploading (no account, no network). */
+function wranglerBundle(outdir, flags) {
+  const args = ["deploy", "--dry-run", "--outdir", outdir]
+  for (const flag of flags) args.push("--compatibility-flags", flag)
+  return run(bin("wrangler"), args, {
+    cwd: root,
+    env: { WRANGLER_SEND_METRICS: "false", WRANGLER_LOG: "warn" },
+    noNetwork: true,
+  })
+}
+
+/**
+ * The builds: one per adapter; adapter-cloudflare's output is then bundled twice by wrangler,
+ * without and with `nodejs_compat` (which changes how `node:` imports are bundled).
+ */
+export const builds = {
+  node: () => viteBuild("node"),
+  cloudflare: async () => {
+    await viteBuild("cloudflare")
+    await wranglerBundle(at(".check", "cloudflare"), [])
+    await wranglerBundle(at(".check", "cloudflare-compat"), ["nodejs_compat"])
+  },
+  vercel: () => viteBuild("vercel"),
+  netlify: () => viteBuild("netlify"),
+}
+
+/**
+ * The servers: for each, the build it needs and the command that serves it on `port` with the
+ * environment `env` (AUTH_SECRET, AUTH_URL, SEED_PASSWORD_HASH).
+ */
+export const servers = [
+  {
+    name: "node (adapter-node)",
+    build: "node",
+    command: (port, env) => ({
+      file: process.execPath,
+      args: [at("build-node", "index.js")],
+      env: nodeEnv(port, env),
+    }),
+  },
+  {
+    name: "bun (adapter-node)",
+    build: "node",
+    command: (port, env) => ({
+      file: bunBinary(),
+      args: [at("build-node", "index.js")],
+      env: nodeEnv(port, env),
+    }),
+  },
+  {
+    name: "deno (adapter-node)",
+    build: "node",
+    // The server reads its environment (process.env) and its packages (node_modules, which
+    // pnpm keeps in the workspace root) and listens on one address: nothing more.
+    command: (port, env) => ({
+      file: bin("deno"),
+      args: [
+        "run",
+        "--no-prompt",
+        `--allow-net=127.0.0.1:${port}`,
+        "--allow-env",
+        `--allow-read=${root},${path.join(root, "..", "node_modules")}`,
+        at("build-node", "index.js"),
+      ],
+      env: { ...nodeEnv(port, env), DENO_DIR: at(".check", "deno") },
+      cleanEnv: true,
+    }),
+  },
+  ...[
+    ["workerd (adapter-cloudflare)", "cloudflare", ""],
+    ["workerd + nodejs_compat", "cloudflare-compat", "nodejs_compat"],
+  ].map(([name, bundle, flags]) => ({
+    name,
+    build: "cloudflare",
+    command: (port, env) => ({
+      file: process.execPath,
+      args: [
+        at("check", "serve-cloudflare.mjs"),
+        at(".check", bundle, "_worker.js"),
+        at(".svelte-kit", "cloudflare", "cloudflare"),
+        String(port),
+        COMPATIBILITY_DATE,
+        flags,
+      ],
+      env,
+    }),
+  })),
+  {
+    name: "edge-runtime (adapter-vercel edge)",
+    build: "vercel",
+    command: (port, env) => ({
+      file: process.execPath,
+      args: [at("check", "serve-vercel.mjs"), at(".vercel", "output"), String(port)],
+      env,
+    }),
+  },
+  {
+    name: "deno (adapter-netlify edge)",
+    build: "netlify",
+    command: (port, env) => ({
+      file: bin("deno"),
+      args: [
+        "run",
+        "--no-prompt",
+        `--allow-net=127.0.0.1:${port}`,
+        "--allow-env",
+        `--allow-read=${at(".netlify", "edge-functions")},${at("build")}`,
+        at("check", "serve-netlify.ts"),
+        at(".netlify", "edge-functions"),
+        at("build"),
+        String(port),
+      ],
+      // Only what the function needs: Deno sees no other variable of this machine.
+      env: { ...env, DENO_DIR: at(".check", "deno") },
+      cleanEnv: true,
+    }),
+  },
+]

@@ -1,0 +1,4 @@
+// `App.Locals.auth()` and `App.PageData.session` are declared by @latch/sveltekit.
+import "@latch/sveltekit"
+
+export {}
