@@ -4,7 +4,9 @@
 // throwaway PostgreSQL cluster), the packed packages installed with npm in fresh SvelteKit apps
 // outside the workspace (SvelteKit 2; SvelteKit 2.13.0 with Svelte 5.0.0, then Svelte 4.0.0, the
 // lowest the peer ranges allow; SvelteKit 3 on Node.js 22, with @latch/sveltekit's tests run
-// against it too), and the end-to-end tests in a real Chromium.
+// against it too), one program of sign-in flows on every runtime (Node.js 20, 22 and 24, Bun,
+// Deno, workerd), a SvelteKit app deployed with four adapters, each run in its runtime, and the
+// end-to-end tests in a real Chromium.
 //
 // It prints each step's wall time and the total, and fails if the run changed a file git tracks
 // (everything a run writes goes to git-ignored folders or the system's temporary directory).
@@ -149,9 +151,16 @@ step("package suites", "pnpm", [
   "--if-present",
   "--workspace-concurrency=1",
   "--filter=!latch-e2e",
+  "--filter=!latch-runtimes",
+  "--filter=!latch-deploy",
   "run",
   "test",
 ])
+// One program of sign-in flows through Auth() on Node.js 20/22/24, Bun, Deno and workerd.
+step("runtimes", "pnpm", ["--filter", "latch-runtimes", "run", "test"])
+// A SvelteKit app built with adapter-node, -cloudflare, -vercel (edge) and -netlify (edge), each
+// run in its runtime and signed in to over HTTP.
+step("deployments", "pnpm", ["--filter", "latch-deploy", "run", "test"])
 step("install check: SvelteKit 2", process.execPath, ["scripts/pack-check.mjs"])
 step("install check: the peer ranges' floor", process.execPath, [
   "scripts/pack-check.mjs",

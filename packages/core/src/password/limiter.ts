@@ -96,8 +96,21 @@ export function defaultHashingLimits(): HashingLimits {
     { availableParallelism?: () => number } | undefined
   const cores = os?.availableParallelism?.()
   if (!cores) return { concurrency: 2, queue: DEFAULT_QUEUE }
-  const pool = Number(process?.env?.UV_THREADPOOL_SIZE) || 4
+  const pool = Number(threadPoolSize(process)) || 4
   return { concurrency: Math.max(1, Math.min(cores, pool - 1)), queue: DEFAULT_QUEUE }
+}
+
+/**
+ * `UV_THREADPOOL_SIZE`, or `undefined` where the environment may not be read: Deno without
+ * `--allow-env` throws on the read, and the Password provider is made before any request, so a
+ * throw here would stop the app at start-up.
+ */
+function threadPoolSize(process: NodeProcess | undefined): string | undefined {
+  try {
+    return process?.env?.UV_THREADPOOL_SIZE
+  } catch {
+    return undefined
+  }
 }
 
 /** The slots a derivation of `lane` may start in: anonymous ones leave the last one free. */
