@@ -3,13 +3,95 @@
  */
 import type { AuthConfig } from "../types.js"
 import type { ProviderConfig } from "../providers/index.js"
+import { isProduction, platformPinsOrigin } from "./platform.js"
 
 /** An environment: `process.env`, SvelteKit's `$env/dynamic/private`, a platform's bindings… */
 export type Env = Record<string, string | undefined>
 
-/** `process.env` where there is one, else an empty environment. */
+/** Where a readable environment keeps the message of its first refused read. */
+const refusal: unique symbol = Symbol("latch.env-refusal") as never
+
+/** A readable environment: every read answers, a refused one as unset. */
+type Readable = Env & { [refusal]?: string }
+
+const readables = new WeakMap<object, Readable>()
+
+/**
+ * `env` with every read made safe. Deno without `--allow-env` throws on any read of
+ * `process.env` or `Deno.env` (`NotCapable`), and a platform's bindings may be a proxy that
+ * throws too: a refused read is an unset variable here, and the first refusal's message is
+ * kept for the configuration's warning (`envRefusal`), so that `Auth()` answers with its
+ * configuration error (no secret, say) instead of rejecting. Reads stay live (a test's
+ * `vi.stubEnv`, a variable set after start-up), and `--allow-env=AUTH_SECRET,…` works, since
+ * each name is read on its own.
+ */
+export function readableEnv(env: Env): Env {
+  if (refusalOf(env) !== undefined) return env
+  const known = readables.get(env)
+  if (known) return known
+  const state: { message?: string } = {}
+  const attempt = <T>(read: () => T, fallback: T): T => {
+    try {
+      return read()
+    } catch (error) {
+      state.message ??= error instanceof Error ? error.message : String(error)
+      return fallback
+    }
+  }
+  // An empty target: the proxy's invariants are checked against it, never against `env` (whose
+  // own traps would throw again, outside of `attempt`).
+  const readable = new Proxy({} as Readable, {
+    get: (_, name) =>
+      name === refusal
+        ? (state.message ?? "")
+        : attempt(() => Reflect.get(env, name) as unknown, undefined),
+    has: (_, name) => attempt(() => Reflect.has(env, name), false),
+    ownKeys: () => attempt(() => Reflect.ownKeys(env), []),
+    getOwnPropertyDescriptor: (_, name) => {
+      const descriptor = attempt(() => Reflect.getOwnPropertyDescriptor(env, name), undefined)
+      return descriptor && { ...descriptor, configurable: true }
+    },
+    set: (_, name, value) => attempt(() => Reflect.set(env, name, value), false),
+  })
+  readables.set(env, readable)
+  return readable
+}
+
+/** Whether `env` is already a readable environment, without reading any variable of it. */
+function refusalOf(env: Env): string | undefined {
+  try {
+    return (env as Readable)[refusal]
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The message of the first read of `env` that the runtime refused (`Requires env access to
+ * "AUTH_SECRET", run again with the --allow-env flag`), or `undefined`.
+ */
+export function envRefusal(env: Env): string | undefined {
+  return refusalOf(env) || undefined
+}
+
+/**
+ * `process.env` where there is one, else an empty environment (workerd without
+ * `nodejs_compat` has no `process`); readable whatever the runtime's permissions.
+ */
 export function processEnv(): Env {
-  return (globalThis as { process?: { env?: Env } }).process?.env ?? {}
+  try {
+    const env = (globalThis as { process?: { env?: Env } }).process?.env
+    return env ? readableEnv(env) : {}
+  } catch (error) {
+    // `process` itself refused: an environment whose every read is that refusal.
+    return readableEnv(
+      new Proxy({} as Env, {
+        get: () => {
+          throw error
+        },
+      }),
+    )
+  }
 }
 
 /**
@@ -20,7 +102,8 @@ export const envKey: unique symbol = Symbol.for("latch.env") as never
 
 /** The environment a configuration was given with `setEnvDefaults`, else `process.env`. */
 export function envOf(config: object): Env {
-  return (config as { [envKey]?: Env })[envKey] ?? processEnv()
+  const given = (config as { [envKey]?: Env })[envKey]
+  return given ? readableEnv(given) : processEnv()
 }
 
 /**
@@ -51,15 +134,16 @@ export function parseBoolean(value: string | undefined): boolean | undefined {
 
 /**
  * Whether the Host header may be trusted when `trustHost` is not set: `AUTH_TRUST_HOST` decides
- * when set (`false` means false); platforms known to set the header themselves are trusted;
- * otherwise only outside production.
+ * when set (`false` means false); platforms that route by the deployer's own host names are
+ * trusted (`config/platform.ts`); otherwise only outside production, which is wherever
+ * `NODE_ENV` is not `development` or `test` (unset included).
  */
 export function trustHostFromEnv(env: Env): boolean {
   const explicit = parseBoolean(env.AUTH_TRUST_HOST)
   if (explicit !== undefined) return explicit
   if (env.AUTH_URL) return true
-  if (env.VERCEL || env.CF_PAGES) return true
-  return env.NODE_ENV !== "production"
+  if (platformPinsOrigin(env)) return true
+  return !isProduction(env)
 }
 
 /** `AUTH_URL` as a URL; `undefined` when unset or not an absolute http(s) URL. */
@@ -93,7 +177,8 @@ function envName(id: string): string {
  * setEnvDefaults(process.env, config)
  * ```
  */
-export function setEnvDefaults(env: Env, config: AuthConfig): void {
+export function setEnvDefaults(given: Env, config: AuthConfig): void {
+  const env = readableEnv(given)
   ;(config as { [envKey]?: Env })[envKey] = env
   if (config.secret === undefined) {
     const secrets = secretsFromEnv(env)
