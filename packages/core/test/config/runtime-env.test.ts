@@ -9,6 +9,8 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 
 import { envRefusal, readableEnv, setEnvDefaults, type Env } from "../../src/config/env.js"
 import { Auth } from "../../src/index.js"
+import { createActionURL } from "../../src/request/action-url.js"
+import { UntrustedHost } from "../../src/errors.js"
 import { getToken } from "../../src/jwt.js"
 import type { WarningCode } from "../../src/lib/logger.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -112,6 +114,13 @@ describe("an environment whose reads are refused", () => {
     await browser.signIn()
     expect((await browser.session())?.user?.name).toBe("Alice")
     expect(warnings).toContain("env-unreadable")
+  })
+
+  it("given to createActionURL, reads as unset: UntrustedHost, or the opt-in of the config", () => {
+    const headers = new Headers({ host: "app.example" })
+    expect(() => createActionURL("signin", "https", headers, denoEnv(), {})).toThrow(UntrustedHost)
+    const url = createActionURL("signin", "https", headers, denoEnv(), { trustHost: true })
+    expect(url.href).toBe("https://app.example/auth/signin")
   })
 
   it("is production, so a short secret is refused", async () => {
