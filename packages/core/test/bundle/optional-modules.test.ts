@@ -62,6 +62,17 @@ describe("a Worker bundle", () => {
     expect(code).not.toMatch(/import\(["']@simplewebauthn|from ["']nodemailer/)
   })
 
+  it("of an app with GitHub and Resend (mail over HTTP) has neither optional package", async () => {
+    const { inputs, externals } = await bundle(
+      worker(
+        'GitHub({ clientId: "id", clientSecret: "secret" }), Resend({ apiKey: "key", from: "a@b.example" })',
+        'import GitHub from "./providers/github.ts"\nimport Resend from "./providers/resend.ts"',
+      ),
+    )
+    expect(externals).toEqual([])
+    expect(inputs.filter((input) => /@simplewebauthn|nodemailer/.test(input))).toEqual([])
+  })
+
   it("of an app with Passkey has @simplewebauthn/server resolved and bundled", async () => {
     const { inputs, externals } = await bundle(
       worker("Passkey()", 'import Passkey from "./providers/passkey.ts"'),
