@@ -159,7 +159,10 @@ export async function Auth(
   config: AuthConfig,
   options: AuthOptions = {},
 ): Promise<Response | ResponseInternal> {
-  const isRaw = config.raw === raw
-  const internal = await handle(request, resolveConfig(config), options, isRaw)
+  // `resolveConfig` never throws: a configuration that cannot be resolved (a runtime refusing
+  // an environment read, a provider factory that throws) is answered as a configuration error.
+  const resolved = resolveConfig(config)
+  const isRaw = resolved.source?.raw === raw
+  const internal = await handle(request, resolved, options, isRaw)
   return isRaw ? internal : toResponse(internal)
 }

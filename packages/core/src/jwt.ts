@@ -14,6 +14,7 @@
  */
 import { parseCookie } from "cookie"
 import { joinChunks } from "./cookies/chunks.js"
+import { processEnv } from "./config/env.js"
 import { decryptJWE, encryptJWE } from "./lib/jwe.js"
 import { deriveKey } from "./security/keys.js"
 import {
@@ -171,8 +172,8 @@ function headerOf(req: GetTokenParams["req"], name: string): string | null {
 }
 
 function envSecret(): string[] | undefined {
-  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env?.AUTH_SECRET
+  // Read safely: Deno without --allow-env refuses, and then only `secret` can be used.
+  const value = processEnv().AUTH_SECRET
   if (!value) return undefined
   return value
     .split(",")

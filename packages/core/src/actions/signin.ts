@@ -24,7 +24,7 @@ import { InvalidProvider } from "../errors.js"
 import { signInWithCredentials, signInWithWebAuthn } from "./callback.js"
 import { formUrl } from "./password.js"
 import { passwordSettings, type PasswordConfig } from "../providers/password.js"
-import { defaultGetUserInfo } from "../providers/webauthn.js"
+import { defaultGetUserInfo } from "../flows/webauthn/user-info.js"
 
 export async function signInPage(ctx: ActionContext): Promise<ResponseInternal> {
   const { query } = ctx.request

@@ -3,13 +3,32 @@
  */
 import type { AuthConfig } from "../types.js"
 import type { ProviderConfig } from "../providers/index.js"
+import { isProduction, platformPinsOrigin } from "./platform.js"
+import { readableEnv } from "./readable-env.js"
+
+export { envRefusal, readableEnv } from "./readable-env.js"
 
 /** An environment: `process.env`, SvelteKit's `$env/dynamic/private`, a platform's bindings… */
 export type Env = Record<string, string | undefined>
 
-/** `process.env` where there is one, else an empty environment. */
+/**
+ * `process.env` where there is one, else an empty environment (workerd without
+ * `nodejs_compat` has no `process`); readable whatever the runtime's permissions.
+ */
 export function processEnv(): Env {
-  return (globalThis as { process?: { env?: Env } }).process?.env ?? {}
+  try {
+    const env = (globalThis as { process?: { env?: Env } }).process?.env
+    return env ? readableEnv(env) : {}
+  } catch (error) {
+    // `process` itself refused: an environment whose every read is that refusal.
+    return readableEnv(
+      new Proxy({} as Env, {
+        get: () => {
+          throw error
+        },
+      }),
+    )
+  }
 }
 
 /**
@@ -20,7 +39,8 @@ export const envKey: unique symbol = Symbol.for("latch.env") as never
 
 /** The environment a configuration was given with `setEnvDefaults`, else `process.env`. */
 export function envOf(config: object): Env {
-  return (config as { [envKey]?: Env })[envKey] ?? processEnv()
+  const given = (config as { [envKey]?: Env })[envKey]
+  return given ? readableEnv(given) : processEnv()
 }
 
 /**
@@ -51,15 +71,16 @@ export function parseBoolean(value: string | undefined): boolean | undefined {
 
 /**
  * Whether the Host header may be trusted when `trustHost` is not set: `AUTH_TRUST_HOST` decides
- * when set (`false` means false); platforms known to set the header themselves are trusted;
- * otherwise only outside production.
+ * when set (`false` means false); platforms that route by the deployer's own host names are
+ * trusted (`config/platform.ts`); otherwise only outside production, which is wherever
+ * `NODE_ENV` is not `development` or `test` (unset included).
  */
 export function trustHostFromEnv(env: Env): boolean {
   const explicit = parseBoolean(env.AUTH_TRUST_HOST)
   if (explicit !== undefined) return explicit
   if (env.AUTH_URL) return true
-  if (env.VERCEL || env.CF_PAGES) return true
-  return env.NODE_ENV !== "production"
+  if (platformPinsOrigin(env)) return true
+  return !isProduction(env)
 }
 
 /** `AUTH_URL` as a URL; `undefined` when unset or not an absolute http(s) URL. */
@@ -93,7 +114,8 @@ function envName(id: string): string {
  * setEnvDefaults(process.env, config)
  * ```
  */
-export function setEnvDefaults(env: Env, config: AuthConfig): void {
+export function setEnvDefaults(given: Env, config: AuthConfig): void {
+  const env = readableEnv(given)
   ;(config as { [envKey]?: Env })[envKey] = env
   if (config.secret === undefined) {
     const secrets = secretsFromEnv(env)

@@ -42,7 +42,14 @@ import {
   DEFAULT_SESSION_UPDATE_AGE,
   defaultCallbacks,
 } from "./defaults.js"
-import { authURLFromEnv, envOf, secretsFromEnv, trustHostFromEnv, type Env } from "./env.js"
+import {
+  authURLFromEnv,
+  envOf,
+  envRefusal,
+  secretsFromEnv,
+  trustHostFromEnv,
+  type Env,
+} from "./env.js"
 import { normalizeProviders, type InternalProvider } from "./providers.js"
 import { assertWebAuthn } from "./webauthn.js"
 
@@ -98,14 +105,44 @@ export interface ResolvedConfig {
 
 const cache = new WeakMap<AuthConfig, ResolvedConfig>()
 
-/** Resolves a configuration once; later calls with the same object return the cached result. */
-export function resolveConfig(config: AuthConfig, env: Env = envOf(config)): ResolvedConfig {
-  let resolved = cache.get(config)
+/**
+ * Resolves a configuration once; later calls with the same object return the cached result.
+ * Never throws: what fails here (a provider factory that throws, a runtime without an API the
+ * configuration needs) becomes the configuration's `error`, answered like every configuration
+ * error (the error page, or 500 JSON) and logged once.
+ */
+export function resolveConfig(config: AuthConfig, env?: Env): ResolvedConfig {
+  const cacheable = typeof config === "object" && config !== null
+  let resolved = cacheable ? cache.get(config) : undefined
   if (!resolved) {
-    resolved = build(config, env)
-    cache.set(config, resolved)
+    try {
+      resolved = build(config, env ?? envOf(config))
+    } catch (caught) {
+      resolved = unresolvable(config, caught)
+    }
+    if (cacheable) cache.set(config, resolved)
   }
   return resolved
+}
+
+/** A stand-in for a configuration that could not be resolved: every request fails with why. */
+function unresolvable(config: AuthConfig, caught: unknown): ResolvedConfig {
+  const reason = caught instanceof Error ? caught.message : String(caught)
+  const error =
+    caught instanceof AuthErrorClass
+      ? caught
+      : new AuthErrorClass(`The configuration could not be resolved: ${reason}`, { cause: caught })
+  let logger: AuthConfig["logger"]
+  try {
+    logger = config.logger
+  } catch {
+    // The same failure again: the default logger will do.
+  }
+  // Nothing of the failed configuration is used but its logger: a placeholder secret keeps the
+  // stand-in itself free of errors, and no request of it gets past `error`.
+  const fallback = build({ providers: [], logger, secret: "-".repeat(32), trustHost: false }, {})
+  fallback.logger.error(error)
+  return { ...fallback, source: config, error }
 }
 
 function secretsOf(config: AuthConfig, env: Env): string[] {
@@ -263,6 +300,7 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
       basePath,
       trustHost,
       env,
+      envRefusal: envRefusal(env),
     })
     warnings.push(
       ...assertWebAuthn(providers, {
@@ -295,6 +333,8 @@ function build(config: AuthConfig, env: Env): ResolvedConfig {
     error = caught
     logger.error(caught)
   }
+  // After every read of the environment (the providers' `AUTH_<ID>_*` included).
+  if (envRefusal(env)) logger.warn("env-unreadable")
 
   return {
     source: config,

@@ -18,6 +18,7 @@ export type WarningCode =
   | "credentials-rate-limited"
   | "origin-from-request"
   | "password-no-mail"
+  | "env-unreadable"
 
 /** The logger's methods. */
 export interface LoggerInstance {
@@ -47,6 +48,8 @@ const warnings: Record<WarningCode, string> = {
     "Neither AUTH_URL nor the adapter's ORIGIN is set: the links Latch emails and the redirects it sends follow the request's URL, which most servers build from the Host header the client sent. Pin the origin: set AUTH_URL=https://your.site (or ORIGIN with SvelteKit's adapter-node).",
   "password-no-mail":
     "The Password provider has no way to send mail: sign-up, password resets and the notices of a changed password fail with code=mail_failed. Add an email provider that can send any message (Nodemailer, Resend, SendGrid, Postmark, Mailgun, Forward Email) or pass Password({ sendMail }).",
+  "env-unreadable":
+    "The runtime refused to let the environment be read (Deno without --allow-env, say): AUTH_SECRET, AUTH_URL and every other AUTH_* variable count as unset. Grant the read (deno run --allow-env, or --allow-env=AUTH_SECRET,AUTH_URL,… for the ones you use), or pass secret and the rest in the configuration, or call setEnvDefaults(env, config) with an object of your own.",
   "weak-secret":
     "The secret is shorter than 32 characters. This is refused in production; generate one with `npx @latch/core secret` or `openssl rand -base64 33`.",
 }

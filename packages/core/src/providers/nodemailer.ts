@@ -60,6 +60,10 @@ interface Transport {
 
 const transports = new WeakMap<object, Promise<Transport>>()
 
+// `nodemailer` is named only here, in the provider's own module: an app that does not import
+// this provider (or `Email`, which is this one) has no import of it in its bundle, and one that
+// does gets it resolved by its bundler. Loaded by the first mail rather than with the module, so
+// that a Node.js process that only checks sessions never pays for it.
 async function createTransport(server: EmailConfig["server"]): Promise<Transport> {
   let nodemailer: { createTransport(options: unknown): Transport }
   try {

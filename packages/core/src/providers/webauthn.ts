@@ -20,6 +20,8 @@
 import type { Adapter } from "../adapters.js"
 import type { Awaitable, SemverString, User } from "../types.js"
 import type { CommonProviderOptions, CredentialInput } from "./index.js"
+import { defaultGetUserInfo } from "../flows/webauthn/user-info.js"
+import { simpleWebAuthnLoader, type SimpleWebAuthnLoader } from "../flows/webauthn/loader.js"
 
 /** The type of WebAuthn providers. */
 export type WebAuthnProviderType = "webauthn"
@@ -208,12 +210,18 @@ export type WebAuthnUserConfig = Partial<Omit<WebAuthnConfig, "type" | "options"
   relayingParty?: Partial<RelyingParty>
 }
 
+export { defaultGetUserInfo }
+
 /**
- * The default `getUserInfo`: nobody. An address typed into a form is a claim, not a proof, so a
- * visitor who is not signed in never gets a new account from it; and since the answer never
- * depends on the address, `webauthn-options` tells nobody which addresses have accounts.
+ * `@simplewebauthn/server`, named here, in the module of the provider that needs it, and nowhere
+ * in the rest of core: an app that imports no WebAuthn provider has no import of the package in
+ * its bundle (a Worker bundle would otherwise keep it as an unresolved module, which miniflare
+ * refuses to load, or carry 1.3 MB it never runs), and an app that imports one gets it resolved
+ * by its bundler with no configuration. A dynamic `import()`, so that on Node.js the package is
+ * loaded by the first passkey ceremony, never by a session check or a password sign-in.
  */
-export const defaultGetUserInfo: GetUserInfo = () => null
+const loadSimpleWebAuthn: SimpleWebAuthnLoader = () =>
+  import("@simplewebauthn/server") as Promise<Partial<SimpleWebAuthnMethods>>
 
 /**
  * A WebAuthn provider (`id: "webauthn"`). Its defaults suit passkeys too; `Passkey()` only
@@ -249,5 +257,6 @@ export default function WebAuthn(options: WebAuthnUserConfig = {}): WebAuthnConf
     relyingParty: relyingParty ?? relayingParty,
     type: "webauthn",
     options,
-  }
+    [simpleWebAuthnLoader]: loadSimpleWebAuthn,
+  } as WebAuthnConfig
 }

@@ -1,5 +1,5 @@
 /** The list of actions, and the public helpers built on it. */
-import { authURLFromEnv, parseBoolean, type Env } from "../config/env.js"
+import { authURLFromEnv, parseBoolean, readableEnv, type Env } from "../config/env.js"
 import { UntrustedHost } from "../errors.js"
 import type { LoggerInstance } from "../lib/logger.js"
 import { normalizeBasePath } from "../lib/url.js"
@@ -60,7 +60,9 @@ export function createActionURL(
   envObject: Env,
   config: { basePath?: string; logger?: Partial<LoggerInstance>; trustHost?: boolean },
 ): URL {
-  const envURL = authURLFromEnv(envObject ?? {})
+  // Read safely: a refused read (Deno without --allow-env) is an unset variable.
+  const env = readableEnv(envObject ?? {})
+  const envURL = authURLFromEnv(env)
   if (envURL) {
     const basePath = normalizeBasePath(
       config.basePath ?? (envURL.pathname === "/" ? "/auth" : envURL.pathname),
@@ -68,7 +70,7 @@ export function createActionURL(
     return new URL(`${envURL.origin}${basePath}/${action}`)
   }
   // Explicitly, not by NODE_ENV: without AUTH_URL the origin would come from the client.
-  if (config.trustHost !== true && parseBoolean(envObject?.AUTH_TRUST_HOST) !== true) {
+  if (config.trustHost !== true && parseBoolean(env.AUTH_TRUST_HOST) !== true) {
     throw new UntrustedHost(
       "createActionURL: set AUTH_URL, or opt in to the Host header with `trustHost: true` (AUTH_TRUST_HOST=true) where your server or proxy sets it",
     )

@@ -257,7 +257,12 @@ describe("resolveConfig: environment", () => {
     [{ CF_PAGES: "1", NODE_ENV: "production" }, true],
     [{ NODE_ENV: "production" }, false],
     [{ NODE_ENV: "development" }, true],
-    [{}, true],
+    [{ NODE_ENV: "test" }, true],
+    // Production unless told otherwise: no NODE_ENV (a Worker, Bun, Deno) is production.
+    [{}, false],
+    [{ NODE_ENV: "staging" }, false],
+    [{ NETLIFY: "true" }, true],
+    [{ DENO_DEPLOYMENT_ID: "abc123" }, true],
   ])("reads trustHost from %j as %s", (env, expected) => {
     expect(resolveConfig(config(), env).trustHost).toBe(expected)
   })
@@ -321,7 +326,7 @@ describe("resolveConfig: configuration errors", () => {
     expect(logger.warn).not.toHaveBeenCalled()
   })
 
-  it.each([DEV, {}, { NODE_ENV: "test" }])(
+  it.each([DEV, { NODE_ENV: "test" }, { NODE_ENV: " Development " }])(
     "only warns about a short secret outside production (%j)",
     (env) => {
       const logger = recorder()

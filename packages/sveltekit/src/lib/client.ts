@@ -71,18 +71,20 @@ export interface SignOutResponse {
  * `handle` hook both require of form posts, so a token would prove nothing more and cost a
  * round trip per sign-in.
  */
-async function post(path: string, fields: Record<string, unknown>, basePath?: string) {
+function post(path: string, fields: Record<string, unknown>, basePath?: string) {
   // A URLSearchParams body is sent as application/x-www-form-urlencoded.
-  const response = await fetch(actionsBase(basePath) + path, {
+  return fetch(actionsBase(basePath) + path, {
     method: "POST",
     headers: { "x-auth-return-redirect": "1" },
     body: new URLSearchParams(fields as Record<string, string>),
   })
-  // SvelteKit's own refusal of a cross-site form post is plain text: `json()` throws, with
-  // SvelteKit's message in the error, which is what a developer needs to see.
-  const body: unknown = await response.json()
-  return [response, body as { url?: string; error?: string }] as const
 }
+
+/**
+ * The answer of a `post`. SvelteKit's own refusal of a cross-site form post is plain text:
+ * `json()` throws, with SvelteKit's message in the error, which is what a developer needs to see.
+ */
+type Answer = { url?: string; error?: string }
 
 function go(url: string): undefined {
   location.href = url
@@ -131,24 +133,24 @@ export async function signIn(
     return go(`${actionsBase(basePath)}/signin?${new URLSearchParams({ callbackUrl: redirectTo })}`)
   }
   // Provider ids never contain "/" (the server refuses such a configuration).
-  const [response, { url, error: refused }] = await post(
+  const response = await post(
     `/signin/${provider}?${new URLSearchParams(authorizationParams)}`,
     { ...fields, callbackUrl: redirectTo },
     basePath,
   )
+  const { url, error: refused } = (await response.json()) as Answer
   // The URL is absolute, failures included (`?error=` and `?code=`); a request the server
-  // refused outright (403 CrossSiteRequest, say) has an `error` and no URL.
-  // As an object, a parameter that is not there is `undefined`, as the result's fields are.
-  const query: Partial<Record<string, string>> = Object.fromEntries(
-    new URL(url ?? "http:").searchParams,
-  )
-  const error = url ? query.error : refused
+  // refused outright (403 CrossSiteRequest, say) has an `error` and no URL. As an object, a
+  // parameter that is not there is `undefined`, as the result's fields are.
+  const { error, code }: Partial<Record<string, string>> = url
+    ? Object.fromEntries(new URL(url).searchParams)
+    : { error: refused }
   if (redirect && url) return go(url)
   return {
     ok: response.ok && !error,
     status: response.status,
     error,
-    code: query.code,
+    code,
     url: error ? null : url!,
   }
 }
@@ -163,7 +165,8 @@ export async function signOut(
   options: SignOutParams<boolean> = {},
 ): Promise<SignOutResponse | void> {
   const { redirectTo = options.callbackUrl ?? location.href, redirect = true, basePath } = options
-  const [, { url = redirectTo }] = await post("/signout", { callbackUrl: redirectTo }, basePath)
+  const response = await post("/signout", { callbackUrl: redirectTo }, basePath)
+  const { url = redirectTo } = (await response.json()) as Answer
   if (redirect) go(url)
   return { url }
 }

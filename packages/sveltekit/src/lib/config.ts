@@ -35,10 +35,23 @@ export function joinPaths(...parts: string[]): string {
   return segments.length ? `/${segments.join("/")}` : ""
 }
 
+/**
+ * The process's environment, copied; empty where the runtime refuses to list it (Deno without
+ * `--allow-env`, whose adapters fill `$env/dynamic/private` themselves), so that the refusal
+ * never escapes the handle.
+ */
+function processEnv(): Record<string, string | undefined> {
+  try {
+    return { ...globalThis.process?.env }
+  } catch {
+    return {}
+  }
+}
+
 function prepare(user: AuthConfig, url: URL): PreparedConfig {
   // SvelteKit 3 puts in `$env/dynamic/private` only the variables an app declares (src/env.ts);
   // the process's environment (adapter-node) fills in the others, as it does with SvelteKit 2.
-  const environment: Record<string, string | undefined> = { ...globalThis.process?.env, ...env }
+  const environment: Record<string, string | undefined> = { ...processEnv(), ...env }
   // A production build runs in production even where NODE_ENV is unset (adapter-node's
   // `node build`): production's checks (secret length, an unpinned origin) apply to it.
   environment.NODE_ENV ??= dev ? "development" : "production"

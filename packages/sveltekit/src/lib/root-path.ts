@@ -7,13 +7,13 @@
 import * as paths from "$app/paths"
 
 // Read through the module's namespace object: a named import of an export the installed
-// SvelteKit lacks fails the app's build, a missing property is `undefined`.
-const appPaths = paths as unknown as {
+// SvelteKit lacks fails the app's build, a missing property is `undefined`. Cast where read, not
+// once into a constant: a constant is one more name in every page's bundle.
+interface AppPaths {
   resolve?: (path: "/", params: Record<string, string>) => string
   base?: string
 }
 
 /** `paths.base` + "/", e.g. "/" or "/app/" (or "./", "../" while a page renders). */
-export function rootPath(): string {
-  return appPaths.resolve ? appPaths.resolve("/", {}) : `${appPaths.base ?? ""}/`
-}
+export const rootPath = (): string =>
+  (paths as AppPaths).resolve?.("/", {}) ?? `${(paths as AppPaths).base ?? ""}/`

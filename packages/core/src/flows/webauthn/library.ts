@@ -1,10 +1,12 @@
 /**
  * `@simplewebauthn/server`, loaded only when a WebAuthn action runs, with the provider's own
  * replacements (`simpleWebAuthn`) taking precedence. The package is an optional peer: apps
- * without passkeys do not install it.
+ * without passkeys do not install it. Loaded through the provider's own loader
+ * (`providers/webauthn.ts`), never named here: this module is part of every app's bundle.
  */
 import { InvalidProvider } from "../../errors.js"
 import type { SimpleWebAuthnMethods, WebAuthnConfig } from "../../providers/webauthn.js"
+import { simpleWebAuthnLoader, type SimpleWebAuthnLoader } from "./loader.js"
 
 const METHODS = [
   "generateRegistrationOptions",
@@ -13,18 +15,36 @@ const METHODS = [
   "verifyAuthenticationResponse",
 ] as const
 
-let loaded: Promise<Partial<SimpleWebAuthnMethods>> | undefined
+/** One load per loader (in practice one: every provider made by `WebAuthn()` shares it). */
+const loaded = new WeakMap<SimpleWebAuthnLoader, Promise<Partial<SimpleWebAuthnMethods>>>()
 
-async function loadPackage(): Promise<Partial<SimpleWebAuthnMethods>> {
+async function loadPackage(load: SimpleWebAuthnLoader): Promise<Partial<SimpleWebAuthnMethods>> {
   try {
-    return (await import("@simplewebauthn/server")) as Partial<SimpleWebAuthnMethods>
+    return await load()
   } catch (error) {
-    loaded = undefined
+    loaded.delete(load) // installed later, or a passing failure: the next ceremony tries again
     throw new InvalidProvider(
       "WebAuthn needs the @simplewebauthn/server package: install it next to @latch/core (e.g. `pnpm add @simplewebauthn/server`).",
       { cause: error },
     )
   }
+}
+
+function libraryOf(provider: WebAuthnConfig): Promise<Partial<SimpleWebAuthnMethods>> {
+  const load = (provider as { [simpleWebAuthnLoader]?: SimpleWebAuthnLoader })[simpleWebAuthnLoader]
+  if (typeof load !== "function") {
+    return Promise.reject(
+      new InvalidProvider(
+        `The WebAuthn provider "${provider.id}" was not made by WebAuthn() or Passkey() (@latch/core/providers/webauthn, /passkey), so nothing loads @simplewebauthn/server for it: create it with one of them, or give it all four functions in \`simpleWebAuthn\`.`,
+      ),
+    )
+  }
+  let library = loaded.get(load)
+  if (!library) {
+    library = loadPackage(load)
+    loaded.set(load, library)
+  }
+  return library
 }
 
 /** The four functions WebAuthn uses, from the provider or the package. */
@@ -33,7 +53,7 @@ export async function simpleWebAuthn(provider: WebAuthnConfig): Promise<SimpleWe
   if (METHODS.every((method) => typeof own[method] === "function")) {
     return own as SimpleWebAuthnMethods
   }
-  const library = await (loaded ??= loadPackage())
+  const library = await libraryOf(provider)
   const methods = {} as SimpleWebAuthnMethods
   for (const method of METHODS) {
     const implementation = own[method] ?? library[method]

@@ -25,11 +25,8 @@ import { InvalidRequest, ReauthenticationRequired } from "../../errors.js"
 import { reauthenticationUrl } from "../../account/step-url.js"
 import { resolveCallbackUrl } from "../../security/redirect.js"
 import { isPlainAddress } from "../email/address.js"
-import {
-  defaultGetUserInfo,
-  type WebAuthnConfig,
-  type WebAuthnUserInfo,
-} from "../../providers/webauthn.js"
+import type { WebAuthnConfig, WebAuthnUserInfo } from "../../providers/webauthn.js"
+import { defaultGetUserInfo } from "./user-info.js"
 import { callAdapter } from "../../session/adapter-call.js"
 import { signedInUser } from "../../session/signed-in.js"
 import type { WebAuthnOptionsResponseBody } from "../../types.js"
