@@ -23,7 +23,7 @@ import { rssBytes } from "./lib/servers.mjs"
 const SERVER = fileURLToPath(new URL("lib/password-server.mjs", benchDir))
 const SECRET = "latch-bench-secret-that-is-long-enough-0123456789"
 const USER = { email: "alice@example.com", password: "correct horse battery staple" }
-/** Anonymous sign-ups in flight at once during a flood (the N). */
+/** Anonymous sign-ups in flight at once during a flood (N). */
 const FLOOD = 50
 const ROUNDS = QUICK ? 3 : 9
 /** The user's sign-ins measured per round and condition. */

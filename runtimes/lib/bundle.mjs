@@ -1,8 +1,9 @@
 // The flow program bundled once per runtime, as that runtime's bundler would: the conditions
 // its resolver uses, Node.js built-ins left to the runtime. `nodemailer` stays out, as in an app
 // that does not install it: it is an optional peer of @latch/core that no flow uses (the email
-// flows send through functions of their own). @simplewebauthn/server, which passkeys need, is
-// bundled.
+// flows send through functions of their own), so a bundle that still names it (through core's
+// main graph, or `Email`) fails to load in workerd, which takes no module it was not given.
+// @simplewebauthn/server, which passkeys need, is bundled.
 import { build } from "esbuild"
 import { join } from "node:path"
 

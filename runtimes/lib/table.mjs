@@ -1,5 +1,4 @@
-// The check's report: a flow × runtime table of ✓ and ✗ like the one in the issue that asked
-// for it, the runtimes' versions, why each ✗ failed, and a closing count of cells.
+// The check's report: a flow × runtime table of ✓ and ✗, the runtimes' versions, why each ✗ failed, and a closing count of cells.
 
 const FLOWS = [
   "credentials-jwt",
@@ -10,6 +9,7 @@ const FLOWS = [
   "two-factor",
   "passkey",
   "refresh",
+  "production",
 ]
 
 const oneLine = (text) => text.replace(/\s*\n\s*/g, " ⏎ ")

@@ -9,6 +9,7 @@ import { githubStart, refresh } from "./flows/oauth.js"
 import { passkey } from "./flows/passkey.js"
 import { password } from "./flows/password.js"
 import { twoFactor } from "./flows/two-factor.js"
+import { production } from "./flows/production.js"
 import { logged } from "./flows/config.js"
 
 export interface Options {
@@ -36,6 +37,7 @@ export const FLOWS = [
   "two-factor",
   "passkey",
   "refresh",
+  "production",
 ] as const
 
 export async function runFlows(options: Options): Promise<FlowResult[]> {
@@ -48,6 +50,7 @@ export async function runFlows(options: Options): Promise<FlowResult[]> {
     "two-factor": twoFactor,
     passkey,
     refresh: () => refresh(options.server, options.client, options.offline),
+    production,
   }
   const results: FlowResult[] = []
   for (const flow of FLOWS) {

@@ -1,5 +1,9 @@
-/** An email link: the mailed URL, its Continue page, the button, a session. */
-import Email from "@latch/core/providers/email"
+/**
+ * An email link: the mailed URL, its Continue page, the button, a session. The provider is an
+ * email provider object of the app's own, as on Workers and the edge: `Email` and `Nodemailer`
+ * send over SMTP and name the `nodemailer` package, which a Worker's bundle cannot load.
+ */
+import type { EmailConfig } from "@latch/core/providers/email"
 import { Browser, check, expectRedirect, followLink } from "../browser.js"
 import { baseConfig, withUser } from "./config.js"
 
@@ -10,7 +14,14 @@ export async function emailLink(): Promise<string> {
   const browser = new Browser(
     baseConfig({
       adapter,
-      providers: [Email({ sendVerificationRequest: ({ url }) => void links.push(url) })],
+      providers: [
+        {
+          id: "email",
+          type: "email",
+          name: "Email",
+          sendVerificationRequest: ({ url }) => void links.push(url),
+        } as EmailConfig,
+      ],
     }),
   )
   expectRedirect(

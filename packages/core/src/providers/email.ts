@@ -5,6 +5,12 @@
  * before `Nodemailer` existed: give it `server` and `from` and it sends over SMTP too, or give it
  * your own `sendVerificationRequest`.
  *
+ * On Cloudflare Workers and edge runtimes, send through a mail service's HTTP API (`Resend`,
+ * `Postmark`, `SendGrid`, `Mailgun`… from `@latch/core/providers/*`), or give an email provider
+ * object of your own: `{ id: "email", type: "email", name: "Email", sendVerificationRequest }`.
+ * `Email` and `Nodemailer` name the `nodemailer` package (as Auth.js's do), so a bundler needs it
+ * installed even when your own function sends, and its SMTP client needs Node.js's sockets.
+ *
  * Email sign-in needs an adapter with `createVerificationToken`, `useVerificationToken`,
  * `getUserByEmail`, `getUserByAccount`, `createUser`, `updateUser` and `linkAccount`. Tokens
  * are stored hashed with the secret, expire after `maxAge` and are used once. Sending is rate
