@@ -1,5 +1,5 @@
 // The `bench` script: runs size.mjs, footprint.mjs, session.mjs, database.mjs, http.mjs,
-// rate-limit.mjs, session-cache.mjs, password-timing.mjs, password-flood.mjs and password-hash.mjs, and writes README.md from their sections, with the goals they check and a
+// rate-limit.mjs, session-cache.mjs, password-timing.mjs, password-flood.mjs, password-hash.mjs and password-runtimes.mjs, and writes README.md from their sections, with the goals they check and a
 // chart of the ratios (ratios.svg).
 import { writeFileSync } from "node:fs"
 import { runDatabase } from "./database.mjs"
@@ -7,6 +7,7 @@ import { runFootprint } from "./footprint.mjs"
 import { runHttp } from "./http.mjs"
 import { runPasswordFlood } from "./password-flood.mjs"
 import { runPasswordHash } from "./password-hash.mjs"
+import { runPasswordRuntimes } from "./password-runtimes.mjs"
 import { runPasswordTiming } from "./password-timing.mjs"
 import { ratioChart } from "./lib/chart.mjs"
 import { runRateLimit } from "./rate-limit.mjs"
@@ -33,6 +34,7 @@ runAsScript(async () => {
   const passwordTiming = await runPasswordTiming()
   const passwordFlood = await runPasswordFlood()
   const passwordHash = await runPasswordHash()
+  const passwordRuntimes = await runPasswordRuntimes()
   const minutes = (performance.now() - started) / 60_000
 
   const host = machine()
@@ -119,6 +121,7 @@ ${goalRows}
 - ${passwordTiming.summary}.
 - ${passwordFlood.summary}.
 - ${passwordHash.summary}.
+- ${passwordRuntimes.summary}.
 
 ${http.http.markdown}
 ${http.signIn.markdown}
@@ -132,17 +135,18 @@ ${sessionCache.markdown}
 ${passwordTiming.markdown}
 ${passwordFlood.markdown}
 ${passwordHash.markdown}
+${passwordRuntimes.markdown}
 ## Environment
 
 - Machine: ${host.cpu}, ${host.cores} cores, ${host.memory} memory, ${host.platform}
 - Node ${process.version}; ${packages.join(", ")}
-- Date: ${date}; HTTP: app built in ${http.buildSeconds.toFixed(1)} s, ${http.rounds} rounds in ${http.seconds.toFixed(0)} s, memory phase ${http.memorySeconds.toFixed(0)} s; credentials rate limit ${rateLimit.seconds.toFixed(0)} s; session cache ${sessionCache.seconds.toFixed(0)} s; password timing ${passwordTiming.rounds} rounds in ${passwordTiming.seconds.toFixed(0)} s; password flood ${passwordFlood.rounds} rounds in ${passwordFlood.seconds.toFixed(0)} s; password hashing ${passwordHash.rounds} rounds in ${passwordHash.seconds.toFixed(0)} s; fresh apps and imports: ${footprint.seconds.toFixed(0)} s; reading a session: ${session.rounds} rounds in ${session.seconds.toFixed(1)} s; database sessions: ${database.rounds} rounds in ${database.seconds.toFixed(1)} s, on PostgreSQL ${database.postgresVersion}, started, migrated and seeded in ${database.postgresSeconds.toFixed(1)} s; ${minutes.toFixed(1)} min in all${QUICK ? " (quick mode)" : ""}
+- Date: ${date}; HTTP: app built in ${http.buildSeconds.toFixed(1)} s, ${http.rounds} rounds in ${http.seconds.toFixed(0)} s, memory phase ${http.memorySeconds.toFixed(0)} s; credentials rate limit ${rateLimit.seconds.toFixed(0)} s; session cache ${sessionCache.seconds.toFixed(0)} s; password timing ${passwordTiming.rounds} rounds in ${passwordTiming.seconds.toFixed(0)} s; password flood ${passwordFlood.rounds} rounds in ${passwordFlood.seconds.toFixed(0)} s; password hashing ${passwordHash.rounds} rounds in ${passwordHash.seconds.toFixed(0)} s; per runtime ${passwordRuntimes.seconds.toFixed(0)} s; fresh apps and imports: ${footprint.seconds.toFixed(0)} s; reading a session: ${session.rounds} rounds in ${session.seconds.toFixed(1)} s; database sessions: ${database.rounds} rounds in ${database.seconds.toFixed(1)} s, on PostgreSQL ${database.postgresVersion}, started, migrated and seeded in ${database.postgresSeconds.toFixed(1)} s; ${minutes.toFixed(1)} min in all${QUICK ? " (quick mode)" : ""}
 
 Run it with \`pnpm bench\` (or \`npm run bench\`) at the repository root: it installs, builds, then
 runs this package's \`bench\` script; or \`pnpm --filter latch-bench run bench\` after building
 \`@latch/core\`, \`@latch/pg-adapter\` and \`@latch/sveltekit\`. \`BENCH_QUICK=1\` runs fewer and
 shorter rounds (a few minutes) to try changes out. \`pnpm --filter latch-bench run bench:http\`,
-\`bench:size\`, \`bench:footprint\`, \`bench:session\`, \`bench:database\`, \`bench:rate-limit\`, \`bench:session-cache\`, \`bench:password\`, \`bench:password-flood\` and \`bench:password-hash\` run
+\`bench:size\`, \`bench:footprint\`, \`bench:session\`, \`bench:database\`, \`bench:rate-limit\`, \`bench:session-cache\`, \`bench:password\`, \`bench:password-flood\`, \`bench:password-hash\` and \`bench:password-runtimes\` run
 one benchmark each and print its results without touching this file. \`bench:footprint\` needs the npm registry
 (it installs fresh apps with npm). \`bench:database\` starts a throwaway PostgreSQL cluster from
 Debian's \`postgresql\` package (installed with apt-get when \`initdb\` is missing; \`PG_BIN\` may name

@@ -86,6 +86,7 @@ async function runWorker(file, compatibilityFlags, count) {
 }
 
 export async function runPasswordRuntimes() {
+  const started = performance.now()
   const files = await bundle(["node", "bun", "deno", "workerd"], { program: "hash" })
   const processRuntime = (name, file, flags = []) => ({
     name,
@@ -141,7 +142,43 @@ export async function runPasswordRuntimes() {
         : `| ${row.name} | ${row.version} | ${row.ms.toFixed(0)} ms | +${row.memory.toFixed(1)} MiB | ${row.baseline.toFixed(1)} MiB |`,
     ),
   ].join("\n")
-  return { rows, table, derivations: DERIVATIONS }
+  const seconds = (performance.now() - started) / 1000
+  const measured = rows.filter((row) => !row.error)
+  const range = (values) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`
+  const summary = measured.length
+    ? `Password derivation per runtime: ${range(measured.map((row) => row.ms))} ms and ` +
+      `+${range(measured.map((row) => row.memory))} MiB above the baseline on ` +
+      `${measured.length} of ${rows.length} runtimes` +
+      (rows.length > measured.length
+        ? ` (failing: ${rows
+            .filter((r) => r.error)
+            .map((r) => r.name)
+            .join(", ")})`
+        : "")
+    : "Password derivation per runtime: no runtime measured"
+  return { rows, table, derivations: DERIVATIONS, seconds, summary, markdown: markdown(table) }
+}
+
+/** The README's section: what is measured, and the table. */
+function markdown(table) {
+  return `## Password hashing per runtime
+
+What a \`Password\` derivation costs on each runtime Latch runs on. What is measured
+(\`bench/password-runtimes.mjs\`, \`pnpm --filter latch-bench run bench:password-runtimes\`, Linux
+only, after \`pnpm run build\`): the program of the runtimes check (\`runtimes/src/hash-bench.ts\`),
+bundled per runtime as \`runtimes/\` bundles it, makes ${DERIVATIONS} \`Password\` sign-ups through \`Auth()\` in a
+row (each one scrypt derivation at the provider's defaults, N = 2^15, r = 8, p = 3, 32 MiB; the
+sign-up budgets off so that each hashes). workerd without \`nodejs_compat\` has no \`node:crypto\`:
+there the same scrypt runs in plain JavaScript (\`@noble/hashes\`). The time is the median sign-up
+(the request through \`Auth()\` adds about a millisecond). The memory is the peak resident memory
+of the runtime's process (\`VmHWM\` in \`/proc/<pid>/status\`, read every 10 ms; for workerd,
+miniflare's \`workerd\` child) minus that of a baseline run of the same program that derives
+nothing: more than the derivation's 32 MiB where the runtime keeps the freed block, or grows its
+heap for the request, at the same time. Time is one run on the machine below: compare runtimes
+within a run, not across runs.
+
+${table}
+`
 }
 
 if (isMain(import.meta.url)) {
