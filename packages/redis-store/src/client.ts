@@ -50,10 +50,7 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 /** Checks that `client` looks like a node-redis client, with a message that says what to pass. */
 export function assertClient(client: unknown): asserts client is RedisClient {
   const candidate = client as Partial<RedisClient> | null | undefined
-  if (
-    typeof candidate?.sendCommand !== "function" ||
-    typeof candidate.duplicate !== "function"
-  ) {
+  if (typeof candidate?.sendCommand !== "function" || typeof candidate.duplicate !== "function") {
     throw new TypeError(
       "@latch/redis-store: RedisStore(client) needs a node-redis client " +
         '(`createClient()` of the "redis" package, version 5): it has no sendCommand/duplicate',

@@ -65,7 +65,13 @@ export function redisCounters(options: CountersOptions): CounterStore {
         key,
         async () => {
           const count = Number(
-            await runScript(client, increment, prefix + key, [String(expires.getTime())], timeoutMs),
+            await runScript(
+              client,
+              increment,
+              prefix + key,
+              [String(expires.getTime())],
+              timeoutMs,
+            ),
           )
           if (!Number.isSafeInteger(count)) throw new TypeError(`not a count: ${count}`)
           return count

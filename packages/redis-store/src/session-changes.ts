@@ -25,7 +25,7 @@ import type { RedisStore } from "./store.js"
 /** Every method of `adapter`, its own and its prototypes', bound to it. */
 function copyOf<A extends Adapter>(adapter: A): A {
   const copy: Record<string, unknown> = {}
-  for (let object: object | null = adapter; object && object !== Object.prototype; ) {
+  for (let object: object | null = adapter; object && object !== Object.prototype;) {
     for (const name of Object.getOwnPropertyNames(object)) {
       if (name === "constructor" || name in copy) continue
       const value = (adapter as Record<string, unknown>)[name]

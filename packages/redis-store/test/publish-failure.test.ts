@@ -117,13 +117,20 @@ describe("the session-change channel", () => {
     const reader = RedisStore(await connect(), { prefix: "c4:", heartbeatMs: 100 })
     const mine = recorder()
     const theirs = recorder()
-    const watches = [await writer.watchSessions(mine.listener), await reader.watchSessions(theirs.listener)]
+    const watches = [
+      await writer.watchSessions(mine.listener),
+      await reader.watchSessions(theirs.listener),
+    ]
     closers.push(() => Promise.all(watches.map((watch) => watch.close())))
 
     const db = memoryAdapter()
     const adapter = withRedisSessionChanges(db, writer)
     await db.createUser!({ id: "u9", email: "u9@example.com", emailVerified: null })
-    await db.createSession!({ sessionToken: "s9", userId: "u9", expires: new Date(Date.now() + 6e4) })
+    await db.createSession!({
+      sessionToken: "s9",
+      userId: "u9",
+      expires: new Date(Date.now() + 6e4),
+    })
 
     broken = true
     await expect(adapter.deleteSession!("s9")).rejects.toThrow(RedisStoreError)
@@ -131,7 +138,11 @@ describe("the session-change channel", () => {
     expect(db.sessions.has("s9")).toBe(false)
     expect(mine.isLive()).toBe(false)
     // updateSession does not fail on it (nothing to revoke).
-    await db.createSession!({ sessionToken: "s10", userId: "u9", expires: new Date(Date.now() + 6e4) })
+    await db.createSession!({
+      sessionToken: "s10",
+      userId: "u9",
+      expires: new Date(Date.now() + 6e4),
+    })
     await expect(
       adapter.updateSession!({ sessionToken: "s10", expires: new Date(Date.now() + 9e4) }),
     ).resolves.toBeTruthy()

@@ -159,7 +159,11 @@ describe("two instances on one Redis", () => {
     await readOn(b, token)
     expect((await readOn(b, token))?.user?.name).toBe("Alice")
     await a.adapter.updateUser!({ id: ALICE.id, name: "Alice B." })
-    await until(async () => (await readOn(b, token))?.user?.name === "Alice B.", "the new name", 200)
+    await until(
+      async () => (await readOn(b, token))?.user?.name === "Alice B.",
+      "the new name",
+      200,
+    )
     await a.adapter.updateUser!({ id: ALICE.id, name: "Alice" })
   })
 })
