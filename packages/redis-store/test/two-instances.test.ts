@@ -15,7 +15,7 @@ import { ALICE, Browser, ORIGIN, testConfig } from "../../core/test/helpers/requ
 import { RedisStore, withRedisSessionChanges } from "../src/index.js"
 import { startRedis, type RedisServer } from "./redis-server.js"
 
-/** How long a revocation may take to reach the other instance (bench/redis-store.mjs: ~1 ms). */
+/** How long a revocation may take to reach the other instance (bench/redis-store.mjs: p99 ~20 ms). */
 const ARRIVAL_MS = 50
 
 let server: RedisServer
