@@ -1,5 +1,5 @@
 /**
- * The part of a node-redis client (`redis` 5) the store uses, and how it calls it. Commands go
+ * The part of a node-redis client (`redis` 5 or 6) the store uses, and how it calls it. Commands go
  * through `sendCommand` (plain RESP arguments, the same on Redis and Valkey); pub/sub needs a
  * connection of its own, made with `duplicate()`.
  *
@@ -53,7 +53,7 @@ export function assertClient(client: unknown): asserts client is RedisClient {
   if (typeof candidate?.sendCommand !== "function" || typeof candidate.duplicate !== "function") {
     throw new TypeError(
       "@latch/redis-store: RedisStore(client) needs a node-redis client " +
-        '(`createClient()` of the "redis" package, version 5): it has no sendCommand/duplicate',
+        '(`createClient()` of the "redis" package, version 5 or 6): it has no sendCommand/duplicate',
     )
   }
 }

@@ -4,7 +4,7 @@
  * broken, as in a network partition). The publishing instance's client fails on demand; every
  * other part is a real node-redis client on a real redis-server.
  */
-import { createClient } from "redis"
+import { createClient, type RedisClientType } from "redis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { SessionChange } from "../../core/src/adapters.js"
 import { memoryAdapter } from "../../core/test/helpers/memory-adapter.js"
@@ -12,7 +12,8 @@ import { RedisStore, RedisStoreError, withRedisSessionChanges } from "../src/ind
 import { startRedis, type RedisServer } from "./redis-server.js"
 
 let server: RedisServer
-const clients: ReturnType<typeof createClient>[] = []
+/** The clients made with `createClient({ url })`: no modules, RESP 3 (node-redis 6's default). */
+const clients: RedisClientType<{}, {}, {}, 3, {}>[] = []
 const closers: (() => unknown)[] = []
 
 async function connect() {

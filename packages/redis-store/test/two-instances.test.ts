@@ -5,7 +5,7 @@
  * one refused by the other at once, and Redis killed and restarted under a steady load of
  * session reads — no revoked session served, no 500, the cache serving again afterwards.
  */
-import { createClient } from "redis"
+import { createClient, type RedisClientType } from "redis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { getSession } from "../../core/src/index.js"
 import { closeSessionCache, existingSessionCache } from "../../core/src/session/cache.js"
@@ -20,7 +20,8 @@ const ARRIVAL_MS = 50
 
 let server: RedisServer
 let db: MemoryAdapter
-const clients: ReturnType<typeof createClient>[] = []
+/** The clients made with `createClient({ url })`: no modules, RESP 3 (node-redis 6's default). */
+const clients: RedisClientType<{}, {}, {}, 3, {}>[] = []
 const instances: Instance[] = []
 const errors: string[] = []
 
