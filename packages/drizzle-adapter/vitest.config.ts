@@ -1,7 +1,16 @@
 import { defineConfig } from "vitest/config"
 import { onConsoleLog } from "../core/test/helpers/test-output.js"
 
+const src = new URL("./src", import.meta.url).pathname
+
 export default defineConfig({
+  // The README's example imports the package by its name, as an app does: its sources, unbuilt.
+  resolve: {
+    alias: [
+      { find: /^@latch\/drizzle-adapter$/, replacement: `${src}/index.ts` },
+      { find: /^@latch\/drizzle-adapter\/(pg|sqlite)$/, replacement: `${src}/$1/schema.ts` },
+    ],
+  },
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],

@@ -132,7 +132,10 @@ export function adapterMethods(db: any, dialect: Dialect): Adapter {
     },
 
     async getAccount(providerAccountId, provider) {
-      const [row] = await db.select().from(t.accounts).where(accountKey(provider, providerAccountId))
+      const [row] = await db
+        .select()
+        .from(t.accounts)
+        .where(accountKey(provider, providerAccountId))
       return row ? toAccount(row) : null
     },
 
@@ -307,7 +310,10 @@ export function adapterMethods(db: any, dialect: Dialect): Adapter {
       const [row] = await db
         .delete(t.verificationTokens)
         .where(
-          and(eq(t.verificationTokens.identifier, identifier), eq(t.verificationTokens.token, token)),
+          and(
+            eq(t.verificationTokens.identifier, identifier),
+            eq(t.verificationTokens.token, token),
+          ),
         )
         .returning()
       return row ? { identifier: row.identifier, token: row.token, expires: row.expires } : null

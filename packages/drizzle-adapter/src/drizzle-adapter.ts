@@ -21,7 +21,11 @@ export interface DrizzleAdapterOptions {
   watch?: WatchOptions
 }
 
-function dialectOf(db: unknown, tables: DrizzleAdapterTables | undefined, options: DrizzleAdapterOptions): Dialect {
+function dialectOf(
+  db: unknown,
+  tables: DrizzleAdapterTables | undefined,
+  options: DrizzleAdapterOptions,
+): Dialect {
   if (is(db, PgDatabase)) return pgDialect(db, tables, options.watch)
   if (is(db, BaseSQLiteDatabase)) return sqliteDialect(db, tables)
   throw new TypeError(

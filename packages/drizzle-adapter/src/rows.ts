@@ -61,5 +61,9 @@ export function toSession(row: Row): AdapterSession {
 }
 
 export function toAuthenticator(row: Row): AdapterAuthenticator {
-  return { ...row, counter: Number(row.counter), transports: row.transports ?? null } as AdapterAuthenticator
+  return {
+    ...row,
+    counter: Number(row.counter),
+    transports: row.transports ?? null,
+  } as AdapterAuthenticator
 }

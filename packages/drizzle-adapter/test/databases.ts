@@ -52,7 +52,6 @@ export interface TestDatabase {
   close(): Promise<void>
 }
 
-
 export async function openPGlite(): Promise<TestDatabase> {
   const client = new PGlite()
   const db = pglite(client)
@@ -142,4 +141,3 @@ export async function createTables(database: TestDatabase) {
     database.dialect === "pg" ? await pgMigration(pgSchema) : await sqliteMigration(sqliteSchema)
   await database.apply(statements)
 }
-

@@ -81,7 +81,7 @@ describe.each(cases)("from @auth/drizzle-adapter on $name", ({ open, authjs, mig
         },
       ],
     }
-    const browser = new Browser(authjsConfig as unknown as AuthConfig)
+    const browser = new Browser(authjsConfig as never)
     browser.auth = ((request: Request) => AuthJs(request, authjsConfig as never)) as never
     const csrfToken = await browser.csrfToken()
     await browser.fetch("/auth/signin/email", {
@@ -121,8 +121,8 @@ describe.each(cases)("from @auth/drizzle-adapter on $name", ({ open, authjs, mig
       ],
       logger: { error: () => {}, warn: () => {}, debug: () => {} },
     }
-    browser.config = config
-    browser.auth = (await import("@latch/core")).Auth
+    browser.config = config as never
+    browser.auth = (await import("@latch/core")).Auth as never
     expect(await browser.session()).toMatchObject({
       user: { email: "ada@example.com", name: null },
     })
@@ -137,7 +137,7 @@ describe.each(cases)("from @auth/drizzle-adapter on $name", ({ open, authjs, mig
     expect(await getUserSessions(request, config)).toMatchObject([{ current: true }])
 
     // 4. A new sign-in by email finds the same user (by address), with Latch's flow.
-    const other = new Browser(config)
+    const other = new Browser(config as never)
     await other.fetch("/auth/signin/nodemailer", {
       form: { csrfToken: await other.csrfToken(), email: "ada@example.com" },
     })
@@ -145,11 +145,14 @@ describe.each(cases)("from @auth/drizzle-adapter on $name", ({ open, authjs, mig
     await followLink(other, mails[0]!)
     expect(await other.session()).toMatchObject({ user: { email: "ada@example.com" } })
     expect(await adapter.listSessionsByUserId!(authjsUser.id)).toHaveLength(2)
-    expect(await adapter.getUserByAccount!({ provider: "email", providerAccountId: "ada@example.com" }))
-      .toBeDefined()
+    expect(
+      await adapter.getUserByAccount!({ provider: "email", providerAccountId: "ada@example.com" }),
+    ).toBeDefined()
 
     // 5. Latch's own tables are there for the moved user.
     await adapter.setPasswordHash!(authjsUser.id, "$scrypt$ln=17,r=8,p=1$c2FsdA==$a2V5")
-    expect(await adapter.getPasswordHash!(authjsUser.id)).toBe("$scrypt$ln=17,r=8,p=1$c2FsdA==$a2V5")
+    expect(await adapter.getPasswordHash!(authjsUser.id)).toBe(
+      "$scrypt$ln=17,r=8,p=1$c2FsdA==$a2V5",
+    )
   })
 })

@@ -132,7 +132,7 @@ describe.each(databases)("DrizzleAdapter on $name", ({ open }) => {
   it("wraps a database error in a DrizzleAdapterError naming the method", async () => {
     const user = newUser()
     await a.createUser(user)
-    const error = await a.createUser(user).catch((e: unknown) => e)
+    const error = await Promise.resolve(a.createUser(user)).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(DrizzleAdapterError)
     expect((error as Error).message).toMatch(/^@latch\/drizzle-adapter: createUser failed: /)
   })
@@ -161,9 +161,9 @@ describe("DrizzleAdapter setup", () => {
     try {
       await createTables(database)
       const adapter = DrizzleAdapter(database.db) as Required<Adapter>
-      await expect(
-        adapter.watchSessions({ changed: () => {}, live: () => {} }),
-      ).rejects.toThrow(/installSessionTriggers\(db\)/)
+      await expect(adapter.watchSessions({ changed: () => {}, live: () => {} })).rejects.toThrow(
+        /installSessionTriggers\(db\)/,
+      )
     } finally {
       await database.close()
     }
@@ -183,7 +183,10 @@ describe("DrizzleAdapter setup", () => {
       const { users: _users, ...rest } = pgSchema
       // The other tables reference the default `user` table: point them at `member` instead.
       const statements = (await pgMigration({ ...rest, members })).map((statement) =>
-        statement.replaceAll('REFERENCES "public"."user"("id")', 'REFERENCES "public"."member"("member_id")'),
+        statement.replaceAll(
+          'REFERENCES "public"."user"("id")',
+          'REFERENCES "public"."member"("member_id")',
+        ),
       )
       await database.apply(statements)
       await installSessionTriggers(database.db, { usersTable: members })

@@ -44,7 +44,10 @@ export function sqliteDialect(db: any, given: DrizzleAdapterTables | undefined):
     lockUser: () => [],
     inProcessChanges: local ? client : undefined,
     ...(local
-      ? { watchSessions: async (listener: SessionChangeListener) => watchInProcess(client, listener) }
+      ? {
+          watchSessions: async (listener: SessionChangeListener) =>
+            watchInProcess(client, listener),
+        }
       : {}),
   }
 }
