@@ -1,0 +1,65 @@
+/**
+ * `DrizzleAdapter(db, tables?, options?)`: picks the dialect from the Drizzle database object
+ * (as Drizzle marks its classes, so that two copies of drizzle-orm still agree) and wraps every
+ * method so that a database error reaches core as a `DrizzleAdapterError` naming the method.
+ */
+import type { Adapter } from "@latch/core/adapters"
+import type { WatchOptions } from "@latch/pg-adapter"
+import { is } from "drizzle-orm"
+import { PgDatabase } from "drizzle-orm/pg-core"
+import { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core"
+import { adapterMethods } from "./adapter.js"
+import type { Dialect } from "./dialect.js"
+import { DrizzleAdapterError } from "./errors.js"
+import { pgDialect } from "./pg/dialect.js"
+import { sqliteDialect } from "./sqlite/dialect.js"
+import type { DrizzleAdapterTables } from "./tables.js"
+
+export interface DrizzleAdapterOptions {
+  /** PostgreSQL with a `pg.Pool`: how the session watch checks its listening connection
+   * (`@latch/pg-adapter`'s `WatchOptions`: `heartbeatMs`, default 1000). */
+  watch?: WatchOptions
+}
+
+function dialectOf(
+  db: unknown,
+  tables: DrizzleAdapterTables | undefined,
+  options: DrizzleAdapterOptions,
+): Dialect {
+  if (is(db, PgDatabase)) return pgDialect(db, tables, options.watch)
+  if (is(db, BaseSQLiteDatabase)) return sqliteDialect(db, tables)
+  throw new TypeError(
+    "@latch/drizzle-adapter: DrizzleAdapter(db) needs a Drizzle database for PostgreSQL " +
+      "(drizzle-orm/node-postgres, drizzle-orm/pglite…) or SQLite (drizzle-orm/better-sqlite3, " +
+      "drizzle-orm/libsql…); MySQL is not supported yet",
+  )
+}
+
+/**
+ * The adapter for a Drizzle database. The tables default to those of
+ * `@latch/drizzle-adapter/pg` or `@latch/drizzle-adapter/sqlite`; pass your own as
+ * `@auth/drizzle-adapter` takes them (`{ usersTable, accountsTable, … }`).
+ *
+ * Offers `watchSessions` (for `session.cache`) on PostgreSQL through a PGlite or a `pg.Pool`
+ * (with the triggers of `installSessionTriggers`), and on a local SQLite database in one process.
+ */
+export function DrizzleAdapter(
+  db: unknown,
+  tables?: DrizzleAdapterTables,
+  options: DrizzleAdapterOptions = {},
+): Adapter {
+  const dialect = dialectOf(db, tables, options)
+  const methods = adapterMethods(db, dialect) as Record<string, (...args: any[]) => Promise<any>>
+  if (dialect.watchSessions) methods.watchSessions = dialect.watchSessions
+  const wrapped: Record<string, unknown> = {}
+  for (const [name, method] of Object.entries(methods)) {
+    wrapped[name] = async (...args: any[]) => {
+      try {
+        return await method(...args)
+      } catch (error) {
+        throw error instanceof DrizzleAdapterError ? error : new DrizzleAdapterError(name, error)
+      }
+    }
+  }
+  return wrapped as Adapter
+}

@@ -1,0 +1,14 @@
+/**
+ * `@latch/drizzle-adapter`: Latch's users, accounts, database sessions, email tokens, passkeys,
+ * passwords, second factors, recovery codes and counters on a Drizzle database — PostgreSQL
+ * (node-postgres, PGlite…) or SQLite (better-sqlite3, libsql…). The tables are Drizzle schema
+ * objects (`@latch/drizzle-adapter/pg`, `@latch/drizzle-adapter/sqlite`) that the app spreads
+ * into its own schema.
+ *
+ * @module drizzle-adapter
+ */
+export { DrizzleAdapter, type DrizzleAdapterOptions } from "./drizzle-adapter.js"
+export type { DrizzleAdapterTables } from "./tables.js"
+export { DrizzleAdapterError } from "./errors.js"
+export { installSessionTriggers } from "./pg/install.js"
+export { sessionTriggersSql } from "./pg/triggers.js"

@@ -1,0 +1,53 @@
+/**
+ * SQLite through Drizzle (better-sqlite3, libsql / Turso, bun:sqlite…): the clock is SQLite's
+ * own in milliseconds, groups run as one batch (libsql, which Drizzle runs in a transaction) or
+ * one synchronous transaction (better-sqlite3, bun:sqlite), and the session watch is in-process:
+ * SQLite tells no other connection what changed, so it is offered only for a local database, and
+ * is correct only while one process writes it (README, "Session cache").
+ */
+import type { SessionChangeListener } from "@latch/core/adapters"
+import { sql } from "drizzle-orm"
+import { watchInProcess } from "../changes.js"
+import type { Dialect, Group } from "../dialect.js"
+import { resolveTables, type DrizzleAdapterTables } from "../tables.js"
+import * as schema from "./schema.js"
+
+/** A database other processes reach over a network (libsql's `http`, `ws`… to Turso). */
+function isRemote(client: unknown): boolean {
+  const protocol = (client as { protocol?: unknown } | undefined)?.protocol
+  return typeof protocol === "string" && protocol !== "file"
+}
+
+export function sqliteDialect(db: any, given: DrizzleAdapterTables | undefined): Dialect {
+  const tables = resolveTables(schema, given)
+  const client: object = db.$client ?? db
+  const local = !isRemote(db.$client)
+
+  return {
+    name: "sqlite",
+    tables,
+    now: sql`cast((julianday('now') - 2440587.5) * 86400000 as integer)`,
+    async atomic(group: Group) {
+      if (typeof db.batch === "function") {
+        const queries = group(db)
+        return queries.length ? ((await db.batch(queries)) as unknown[][]) : []
+      }
+      if (db.resultKind === "sync") {
+        return db.transaction((tx: any) => group(tx).map((query) => query.all() as unknown[]))
+      }
+      return db.transaction(async (tx: any) => {
+        const results: unknown[][] = []
+        for (const query of group(tx)) results.push(await query)
+        return results
+      })
+    },
+    lockUser: () => [],
+    inProcessChanges: local ? client : undefined,
+    ...(local
+      ? {
+          watchSessions: async (listener: SessionChangeListener) =>
+            watchInProcess(client, listener),
+        }
+      : {}),
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * `@latch/adapter-test` on every database: PGlite, a real PostgreSQL server through a `pg.Pool`,
+ * better-sqlite3 and libsql on files, each with the tables Drizzle Kit generates.
+ */
+import { runAdapterConformance } from "@latch/adapter-test"
+import { installSessionTriggers } from "../src/index.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DrizzleAdapter } from "../src/index.js"
+import { createTables, databases, type TestDatabase } from "./databases.js"
+
+for (const { name, open } of databases) {
+  let database: TestDatabase
+  runAdapterConformance(
+    `DrizzleAdapter on ${name}`,
+    async () => {
+      database = await open()
+      await createTables(database)
+      if (database.dialect === "pg") await installSessionTriggers(database.db)
+      return { adapter: DrizzleAdapter(database.db), teardown: () => database.close() }
+    },
+    { describe, it, expect, beforeAll, afterAll },
+  )
+}

@@ -1,0 +1,142 @@
+/**
+ * The databases the tests run on, each made empty and given its tables by Drizzle Kit's own
+ * migration generator (`drizzle-kit/api`) from the schema modules: what `drizzle-kit generate`
+ * writes for an app that spreads them into its schema.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { PGlite } from "@electric-sql/pglite"
+import { createClient, type Client } from "@libsql/client"
+import Database from "better-sqlite3"
+import { drizzle as betterSqlite } from "drizzle-orm/better-sqlite3"
+import { drizzle as libsql } from "drizzle-orm/libsql"
+import { drizzle as nodePostgres } from "drizzle-orm/node-postgres"
+import { drizzle as pglite } from "drizzle-orm/pglite"
+import {
+  generateDrizzleJson,
+  generateMigration,
+  generateSQLiteDrizzleJson,
+  generateSQLiteMigration,
+} from "drizzle-kit/api"
+import pg from "pg"
+import * as pgSchema from "../src/pg/schema.js"
+import * as sqliteSchema from "../src/sqlite/schema.js"
+import { startPostgres } from "../../pg-adapter/test/postgres-server.js"
+
+/** The statements that take a PostgreSQL database from the `from` schema to `to`. */
+export async function pgMigration(
+  to: Record<string, unknown>,
+  from: Record<string, unknown> = {},
+): Promise<string[]> {
+  return generateMigration(generateDrizzleJson(from), generateDrizzleJson(to))
+}
+
+/** The statements that take a SQLite database from the `from` schema to `to`. */
+export async function sqliteMigration(
+  to: Record<string, unknown>,
+  from: Record<string, unknown> = {},
+): Promise<string[]> {
+  return generateSQLiteMigration(
+    await generateSQLiteDrizzleJson(from),
+    await generateSQLiteDrizzleJson(to),
+  )
+}
+
+export interface TestDatabase {
+  dialect: "pg" | "sqlite"
+  db: any
+  /** Runs migration statements. */
+  apply(statements: string[]): Promise<void>
+  close(): Promise<void>
+}
+
+export async function openPGlite(): Promise<TestDatabase> {
+  const client = new PGlite()
+  const db = pglite(client)
+  return {
+    dialect: "pg",
+    db,
+    apply: async (statements) => {
+      for (const statement of statements) await client.exec(statement)
+    },
+    close: () => client.close(),
+  }
+}
+
+export async function openPostgres(): Promise<TestDatabase> {
+  const server = await startPostgres()
+  const pool = new pg.Pool({ connectionString: server.connectionString, max: 10 })
+  const db = nodePostgres(pool)
+  return {
+    dialect: "pg",
+    db,
+    apply: async (statements) => {
+      for (const statement of statements) await pool.query(statement)
+    },
+    close: async () => {
+      await pool.end()
+      await server.destroy()
+    },
+  }
+}
+
+function tempFile(name: string) {
+  const dir = mkdtempSync(join(tmpdir(), "latch-drizzle-"))
+  return { path: join(dir, name), remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+export async function openBetterSqlite(): Promise<TestDatabase> {
+  const file = tempFile("app.db")
+  const client = new Database(file.path)
+  client.pragma("journal_mode = WAL")
+  const db = betterSqlite(client)
+  return {
+    dialect: "sqlite",
+    db,
+    apply: async (statements) => {
+      for (const statement of statements) client.exec(statement)
+    },
+    close: async () => {
+      client.close()
+      file.remove()
+    },
+  }
+}
+
+export async function openLibsql(): Promise<TestDatabase & { client: Client }> {
+  const file = tempFile("app.db")
+  const client = createClient({ url: `file:${file.path}` })
+  await client.execute("pragma journal_mode = wal")
+  const db = libsql(client)
+  return {
+    dialect: "sqlite",
+    db,
+    client,
+    apply: async (statements) => {
+      for (const statement of statements) await client.execute(statement)
+    },
+    close: async () => {
+      client.close()
+      file.remove()
+    },
+  }
+}
+
+/** Every database of this package's tests, by name. */
+export const databases = [
+  { name: "PostgreSQL (PGlite)", open: openPGlite },
+  { name: "PostgreSQL (node-postgres)", open: openPostgres },
+  { name: "SQLite (better-sqlite3)", open: openBetterSqlite },
+  { name: "SQLite (libsql, local file)", open: openLibsql },
+] as const
+
+/** Latch's whole schema, for `dialect`. */
+export const schemaOf = (dialect: "pg" | "sqlite") => (dialect === "pg" ? pgSchema : sqliteSchema)
+
+/** Creates Latch's tables in an empty database. */
+export async function createTables(database: TestDatabase) {
+  const statements =
+    database.dialect === "pg" ? await pgMigration(pgSchema) : await sqliteMigration(sqliteSchema)
+  await database.apply(statements)
+}

@@ -1,0 +1,212 @@
+/**
+ * What the conformance suite does not cover, on every database: atomicity under many concurrent
+ * callers, exact matching of tokens and addresses, the session watch of each dialect, custom
+ * tables, and the errors a wrong setup gets.
+ */
+import { randomUUID } from "node:crypto"
+import type { Adapter, SessionChange } from "@latch/core/adapters"
+import { createClient } from "@libsql/client"
+import { eq } from "drizzle-orm"
+import { drizzle as libsql } from "drizzle-orm/libsql"
+import { pgTable, text, timestamp } from "drizzle-orm/pg-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DrizzleAdapter, DrizzleAdapterError, installSessionTriggers } from "../src/index.js"
+import * as pgSchema from "../src/pg/schema.js"
+import { createTables, databases, pgMigration, type TestDatabase } from "./databases.js"
+
+const newUser = () => {
+  const id = `user-${randomUUID()}`
+  return { id, name: "Ada", email: `${id}@example.com`, emailVerified: null }
+}
+const hour = () => new Date(Date.now() + 3_600_000)
+
+/** Waits until `ready()`, polling, for at most 5 s. */
+async function until(ready: () => boolean) {
+  const deadline = Date.now() + 5_000
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error("timed out")
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+describe.each(databases)("DrizzleAdapter on $name", ({ open }) => {
+  let database: TestDatabase
+  let a: Required<Adapter>
+  beforeAll(async () => {
+    database = await open()
+    await createTables(database)
+    if (database.dialect === "pg") await installSessionTriggers(database.db)
+    a = DrizzleAdapter(database.db) as Required<Adapter>
+  })
+  afterAll(() => database?.close())
+
+  it("gives 50 concurrent incrementCounter calls 50 different values", async () => {
+    const key = `counter-${randomUUID()}`
+    const values = await Promise.all(
+      Array.from({ length: 50 }, () => a.incrementCounter(key, hour())),
+    )
+    expect([...values].sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1))
+  })
+
+  it("lets a recovery code used twice at once succeed once", async () => {
+    const user = newUser()
+    await a.createUser(user)
+    await a.setTwoFactor({ userId: user.id, secret: "sealed", enabledAt: new Date() })
+    await a.setRecoveryCodes(user.id, ["a".repeat(64), "b".repeat(64)])
+    const results = await Promise.all([
+      a.useRecoveryCode(user.id, "a".repeat(64)),
+      a.useRecoveryCode(user.id, "a".repeat(64)),
+    ])
+    expect(results.filter(Boolean)).toHaveLength(1)
+    expect(await a.useRecoveryCode(user.id, "b".repeat(64))).toBe(true)
+  })
+
+  it("leaves one whole set of recovery codes after concurrent replacements", async () => {
+    const user = newUser()
+    await a.createUser(user)
+    const sets = Array.from({ length: 5 }, (_, n) =>
+      Array.from({ length: 4 }, (_, i) => `${n}${i}`.padEnd(64, "f")),
+    )
+    await Promise.all(sets.map((set) => a.setRecoveryCodes(user.id, set)))
+    const left = await Promise.all(
+      sets.map(async (set) => {
+        const used = await Promise.all(set.map((code) => a.useRecoveryCode(user.id, code)))
+        return used.filter(Boolean).length
+      }),
+    )
+    expect([...left].sort()).toEqual([0, 0, 0, 0, 4])
+  })
+
+  it("matches tokens, codes and addresses exactly, never folding case", async () => {
+    const user = newUser()
+    await a.createUser(user)
+    expect(await a.getUserByEmail(user.email.toUpperCase())).toBeNull()
+    const token = { identifier: user.email, token: "ab".repeat(32), expires: hour() }
+    await a.createVerificationToken(token)
+    expect(
+      await a.useVerificationToken({ identifier: user.email, token: token.token.toUpperCase() }),
+    ).toBeNull()
+    expect(
+      await a.useVerificationToken({ identifier: user.email.toUpperCase(), token: token.token }),
+    ).toBeNull()
+    const sessionToken = "cd".repeat(32)
+    await a.createSession({ sessionToken, userId: user.id, expires: hour() })
+    expect(await a.getSessionAndUser(sessionToken.toUpperCase())).toBeNull()
+    expect(await a.getSessionAndUser(`${sessionToken} `)).toBeNull()
+    await a.setTwoFactor({ userId: user.id, secret: "sealed", enabledAt: new Date() })
+    await a.setRecoveryCodes(user.id, ["ef".repeat(32)])
+    expect(await a.useRecoveryCode(user.id, "EF".repeat(32))).toBe(false)
+    expect(await a.useRecoveryCode(user.id, "ef".repeat(32))).toBe(true)
+  })
+
+  it("reports revocations made through another adapter on the same database", async () => {
+    const other = DrizzleAdapter(database.db) as Required<Adapter>
+    const user = newUser()
+    await a.createUser(user)
+    const sessions = [randomUUID(), randomUUID()].map((sessionToken) => ({
+      sessionToken,
+      userId: user.id,
+      expires: hour(),
+      id: randomUUID(),
+    }))
+    for (const session of sessions) await a.createSession(session)
+    const changes: SessionChange[] = []
+    let live = false
+    const watch = await a.watchSessions({
+      changed: (change) => changes.push(change),
+      live: (value) => (live = value),
+    })
+    try {
+      await until(() => live)
+      await other.deleteSessionById(user.id, sessions[0]!.id)
+      await until(() =>
+        changes.some((c) => "sessionToken" in c && c.sessionToken === sessions[0]!.sessionToken),
+      )
+      await other.updateUser({ id: user.id, name: "Ada King" })
+      await until(() => changes.some((c) => "userId" in c && c.userId === user.id))
+    } finally {
+      await watch.close()
+    }
+  })
+
+  it("wraps a database error in a DrizzleAdapterError naming the method", async () => {
+    const user = newUser()
+    await a.createUser(user)
+    const error = await Promise.resolve(a.createUser(user)).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(DrizzleAdapterError)
+    expect((error as Error).message).toMatch(/^@latch\/drizzle-adapter: createUser failed: /)
+  })
+})
+
+describe("DrizzleAdapter setup", () => {
+  it("refuses an object that is not a Drizzle database, naming what it takes", () => {
+    expect(() => DrizzleAdapter({ query: () => {} })).toThrow(
+      /needs a Drizzle database for PostgreSQL .* or SQLite/,
+    )
+  })
+
+  it("offers no session watch on a remote libsql database (other instances write it)", () => {
+    const client = createClient({ url: "http://127.0.0.1:1" })
+    try {
+      const adapter = DrizzleAdapter(libsql(client))
+      expect(adapter.watchSessions).toBeUndefined()
+      expect(typeof adapter.incrementCounter).toBe("function")
+    } finally {
+      client.close()
+    }
+  })
+
+  it("on PostgreSQL without the triggers, watchSessions fails with the fix", async () => {
+    const database = await databases[0].open()
+    try {
+      await createTables(database)
+      const adapter = DrizzleAdapter(database.db) as Required<Adapter>
+      await expect(adapter.watchSessions({ changed: () => {}, live: () => {} })).rejects.toThrow(
+        /installSessionTriggers\(db\)/,
+      )
+    } finally {
+      await database.close()
+    }
+  })
+
+  it("takes custom tables, as @auth/drizzle-adapter does, with their extra columns", async () => {
+    const database = await databases[0].open()
+    try {
+      const members = pgTable("member", {
+        id: text("member_id").primaryKey(),
+        name: text("full_name"),
+        email: text("email_address").unique(),
+        emailVerified: timestamp("verified_at", { mode: "date" }),
+        image: text("picture"),
+        role: text("role").notNull().default("reader"),
+      })
+      const { users: _users, ...rest } = pgSchema
+      // The other tables reference the default `user` table: point them at `member` instead.
+      const statements = (await pgMigration({ ...rest, members })).map((statement) =>
+        statement.replaceAll(
+          'REFERENCES "public"."user"("id")',
+          'REFERENCES "public"."member"("member_id")',
+        ),
+      )
+      await database.apply(statements)
+      await installSessionTriggers(database.db, { usersTable: members })
+      const adapter = DrizzleAdapter(database.db, { usersTable: members }) as Required<Adapter>
+      const user = { ...newUser(), role: "admin" }
+      await adapter.createUser(user)
+      expect(await adapter.getUserByEmail(user.email)).toMatchObject({ role: "admin" })
+      const [row] = await database.db.select().from(members).where(eq(members.id, user.id))
+      expect(row).toMatchObject({ name: "Ada", role: "admin" })
+      await adapter.createSession({ sessionToken: "t-custom", userId: user.id, expires: hour() })
+      expect(await adapter.getSessionAndUser("t-custom")).toMatchObject({
+        user: { id: user.id, role: "admin" },
+      })
+      const changes: SessionChange[] = []
+      const watch = await adapter.watchSessions({ changed: (c) => changes.push(c), live: () => {} })
+      await adapter.deleteUser(user.id)
+      await until(() => changes.some((c) => "userId" in c && c.userId === user.id))
+      await watch.close()
+    } finally {
+      await database.close()
+    }
+  })
+})

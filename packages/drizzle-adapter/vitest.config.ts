@@ -1,0 +1,24 @@
+import { defineConfig } from "vitest/config"
+import { onConsoleLog } from "../core/test/helpers/test-output.js"
+
+const src = new URL("./src", import.meta.url).pathname
+
+export default defineConfig({
+  // The README's example imports the package by its name, as an app does: its sources, unbuilt.
+  resolve: {
+    alias: [
+      { find: /^@latch\/drizzle-adapter$/, replacement: `${src}/index.ts` },
+      { find: /^@latch\/drizzle-adapter\/(pg|sqlite)$/, replacement: `${src}/$1/schema.ts` },
+    ],
+  },
+  test: {
+    include: ["test/**/*.test.ts"],
+    globalSetup: ["test/global-setup.ts"],
+    // Every core: vitest's default leaves one free, which on a 2-core machine runs the files
+    // one at a time (most of a test's time is spent waiting on the databases).
+    maxWorkers: "100%",
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    onConsoleLog,
+  },
+})
