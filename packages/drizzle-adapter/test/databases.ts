@@ -123,11 +123,20 @@ export async function openLibsql(): Promise<TestDatabase & { client: Client }> {
   }
 }
 
+/**
+ * Whether better-sqlite3 runs too (`pnpm --filter @latch/drizzle-adapter run test:full`). It is a
+ * native module that these machines build from its sources (a few minutes, once per install:
+ * native-sqlite.ts), so the test command runs SQLite files through libsql only — the same
+ * dialect module and SQL, another driver — and the full run adds better-sqlite3's synchronous
+ * driver.
+ */
+export const FULL = process.env.DRIZZLE_FULL === "1"
+
 /** Every database of this package's tests, by name. */
 export const databases = [
   { name: "PostgreSQL (PGlite)", open: openPGlite },
   { name: "PostgreSQL (node-postgres)", open: openPostgres },
-  { name: "SQLite (better-sqlite3)", open: openBetterSqlite },
+  ...(FULL ? [{ name: "SQLite (better-sqlite3)", open: openBetterSqlite }] : []),
   { name: "SQLite (libsql, local file)", open: openLibsql },
 ] as const
 

@@ -19,7 +19,9 @@ import * as sqliteSchema from "../src/sqlite/schema.js"
 import { DrizzleAdapter } from "../src/index.js"
 import { pgAuthjs, sqliteAuthjs } from "./authjs-schema.js"
 import {
+  FULL,
   openBetterSqlite,
+  openLibsql,
   openPGlite,
   pgMigration,
   sqliteMigration,
@@ -35,12 +37,23 @@ const cases = [
     create: () => pgMigration(pgAuthjs),
   },
   {
-    name: "SQLite (better-sqlite3)",
-    open: openBetterSqlite,
+    name: "SQLite (libsql, local file)",
+    open: openLibsql,
     authjs: sqliteAuthjs,
     migrate: () => sqliteMigration(sqliteSchema, sqliteAuthjs),
     create: () => sqliteMigration(sqliteAuthjs),
   },
+  ...(FULL
+    ? [
+        {
+          name: "SQLite (better-sqlite3)",
+          open: openBetterSqlite,
+          authjs: sqliteAuthjs,
+          migrate: () => sqliteMigration(sqliteSchema, sqliteAuthjs),
+          create: () => sqliteMigration(sqliteAuthjs),
+        },
+      ]
+    : []),
 ]
 
 let database: TestDatabase | undefined

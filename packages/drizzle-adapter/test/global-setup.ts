@@ -1,9 +1,10 @@
 import { ensurePostgres } from "../../pg-adapter/test/postgres-server.js"
+import { FULL } from "./databases.js"
 import { ensureBetterSqlite } from "./native-sqlite.js"
 
 /** Once per run, before the test files start: PostgreSQL is installed (with apt-get if need
- * be) and better-sqlite3's binding built, so that no two files race to do either. */
+ * be) and, for the full run, better-sqlite3's binding built, so that no two files race to do either. */
 export default async function setup() {
-  ensureBetterSqlite()
+  if (FULL) ensureBetterSqlite()
   await ensurePostgres()
 }

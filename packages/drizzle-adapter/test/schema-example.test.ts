@@ -14,15 +14,15 @@ it("the README's schema migrates, and its adapter stores a user with a note", as
   const dir = mkdtempSync(join(tmpdir(), "latch-drizzle-example-"))
   try {
     const { db, config } = authConfig(join(dir, "app.db"))
-    for (const statement of await sqliteMigration(schema)) db.run(statement as never)
+    for (const statement of await sqliteMigration(schema)) await db.run(statement)
     const adapter = config.adapter!
     const user = await adapter.createUser!({
       id: "ada",
       email: "ada@example.com",
       emailVerified: null,
     })
-    db.insert(schema.notes).values({ ownerId: user.id, body: "hello" }).run()
-    expect(db.select().from(schema.notes).all()).toMatchObject([{ ownerId: "ada" }])
+    await db.insert(schema.notes).values({ ownerId: user.id, body: "hello" })
+    expect(await db.select().from(schema.notes)).toMatchObject([{ ownerId: "ada" }])
     expect(typeof adapter.watchSessions).toBe("function")
     db.$client.close()
   } finally {
