@@ -1,6 +1,6 @@
 // The cost of one password hash with the Password provider's default scrypt (N = 2^15, r = 8,
 // p = 3), on its two paths on this Node.js: node:crypto's scrypt (native, on libuv's thread pool)
-// and the portable one (@noble/hashes in plain JavaScript, which runtimes without a usable
+// and the portable one (plain JavaScript, core's romix.ts, which runtimes without a usable
 // node:crypto run: Cloudflare Workers without nodejs_compat, Vercel's edge runtime). Each path
 // runs in fresh child processes, alternately, round after round; the portable one in a process
 // whose `process.getBuiltinModule` was removed before @latch/core loaded, as on those runtimes.
@@ -165,8 +165,8 @@ export async function runPasswordHash() {
     .join("\n")
   const markdown = `## Password hashing on every runtime
 
-**${summary}.** The Password provider hashes with scrypt on \`node:crypto\` where it works, and with
-\`@noble/hashes\`' plain JavaScript where it does not (Cloudflare Workers without
+**${summary}.** The Password provider hashes with scrypt on \`node:crypto\` where it works, and in
+plain JavaScript where it does not (Cloudflare Workers without
 \`nodejs_compat\`, Vercel's edge runtime): the same hashes, at the same strength; a derivation needs
 32 MiB on either path, within the smallest runtime's memory (${MEMORY_GOAL_MIB} MiB per derivation at most).
 

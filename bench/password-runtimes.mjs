@@ -169,7 +169,7 @@ only, after \`pnpm run build\`): the program of the runtimes check (\`runtimes/s
 bundled per runtime as \`runtimes/\` bundles it, makes ${DERIVATIONS} \`Password\` sign-ups through \`Auth()\` in a
 row (each one scrypt derivation at the provider's defaults, N = 2^15, r = 8, p = 3, 32 MiB; the
 sign-up budgets off so that each hashes). workerd without \`nodejs_compat\` has no \`node:crypto\`:
-there the same scrypt runs in plain JavaScript (\`@noble/hashes\`). The time is the median sign-up
+there the same scrypt runs in plain JavaScript (core's \`romix.ts\`). The time is the median sign-up
 (the request through \`Auth()\` adds about a millisecond). The memory is the peak resident memory
 of the runtime's process (\`VmHWM\` in \`/proc/<pid>/status\`, read every 10 ms; for workerd,
 miniflare's \`workerd\` child) minus that of a baseline run of the same program that derives

@@ -6,7 +6,7 @@
  * salt and a 32-byte key.
  *
  * It runs on every runtime (scrypt.ts): `node:crypto`'s scrypt where it works (Node.js, Bun,
- * Deno, workerd with `nodejs_compat`), else `@noble/hashes`' in plain JavaScript (Cloudflare
+ * Deno, workerd with `nodejs_compat`), else in plain JavaScript (romix.ts; Cloudflare
  * Workers without it, Vercel's edge runtime), with the same bytes either way: a hash made on one
  * runtime verifies on every other. 32 MiB fits the smallest of them (128 MB per Workers isolate)
  * with room to spare; a derivation takes a few hundred milliseconds of CPU on the portable path.

@@ -4,7 +4,7 @@
  * - **`node`**: `node:crypto`'s `scrypt` (OpenSSL in Node.js, BoringSSL in Bun, Deno's and
  *   workerd's `nodejs_compat` own). Native code on a worker thread: a few times faster, and the
  *   event loop stays free.
- * - **`portable`**: `@noble/hashes`' `scryptAsync`, plain JavaScript, where there is no
+ * - **`portable`**: plain JavaScript (romix.ts, with `@noble/hashes`' PBKDF2), where there is no
  *   `node:crypto` (Cloudflare Workers without `nodejs_compat`, Vercel's edge runtime) or where its
  *   `scrypt` is missing, broken or refuses the parameters (workerd's `nodejs_compat` before its
  *   2024-09-23 compatibility date). It yields to the event loop every 10 ms by the clock, so
@@ -19,11 +19,11 @@
  * fails later (a runtime that refuses these parameters) is done again on the portable path, which
  * is used from then on. Nothing is logged: either path makes the same hashes.
  *
- * Memory: a derivation allocates 128 · r · (N + p + 2) bytes (`scryptMemory`), 32 MiB and a few
- * KiB with the default parameters, on either path: noble is given that as its `maxmem`, and
- * refuses to allocate more. Portable derivations run one at a time (they share one thread, so
- * running two at once would double the memory and finish neither sooner); a finished one's table
- * is freed by the garbage collector, so for a moment two may be held: 64 MiB at most, half the
+ * Memory: a derivation needs 128 · r · (N + p + 2) bytes (`scryptMemory`), 32 MiB and a few
+ * KiB with the default parameters, on either path. The portable path keeps its table and reuses
+ * it (romix.ts says why: workerd did not collect a table per call between derivations), and runs
+ * one derivation at a time (they share one thread: two at once would double the memory and
+ * finish neither sooner), so it holds 32 MiB however many derivations run — a quarter of the
  * 128 MB of a Workers isolate. OWASP's Password Storage Cheat Sheet rates these parameters
  * (N = 2^15, r = 8, p = 3) as strong as its first recommendation, N = 2^17, r = 8, p = 1.
  */
@@ -43,8 +43,7 @@ export type ScryptBackend = "node" | "portable"
 /**
  * The bytes a derivation allocates: V, N blocks of 128·r bytes (and two more of scratch), and B,
  * p blocks. OpenSSL refuses `maxmem` below exactly this; the p blocks of B are mixed one after
- * another through the same V, so p multiplies the time, not the memory. noble counts
- * 128·r·(N + p + 1), a block less.
+ * another through the same V, so p multiplies the time, not the memory.
  *
  * @see https://nodejs.org/api/crypto.html#cryptoscryptpassword-salt-keylen-options-callback
  */
@@ -92,11 +91,14 @@ function nodeScrypt(
 }
 
 /**
- * noble's scrypt, loaded at the first portable derivation: where node:crypto's works it is never
- * needed, and importing it costs more than the rest of the package (about 17 ms on Node.js).
- * A dependency, not an optional one: bundlers for Workers and the edge include it as they find it.
+ * The portable scrypt, loaded at the first portable derivation: where node:crypto's works it is
+ * never needed, and importing it (with noble's PBKDF2) costs more than the rest of the package
+ * (about 17 ms on Node.js). `@noble/hashes` is a dependency, not an optional one: bundlers for
+ * Workers and the edge include it as they find it.
  */
-let noble: Promise<typeof import("@noble/hashes/scrypt.js")> | undefined
+let portable: Promise<typeof import("./romix.js")> | undefined
+
+const utf8 = new TextEncoder()
 
 /** The last portable derivation queued: the next starts when it ends. */
 let portableTail: Promise<unknown> = Promise.resolve()
@@ -108,13 +110,12 @@ function portableScrypt(
   length: number,
 ): Promise<Uint8Array> {
   const derive = async () =>
-    (await (noble ??= import("@noble/hashes/scrypt.js"))).scryptAsync(password, salt, {
-      N: 2 ** params.ln,
-      r: params.r,
-      p: params.p,
-      dkLen: length,
-      maxmem: scryptMemory(params),
-    })
+    (await (portable ??= import("./romix.js"))).romixScrypt(
+      utf8.encode(password),
+      salt,
+      params,
+      length,
+    )
   const result = portableTail.then(derive, derive)
   portableTail = result.catch(() => undefined)
   return result
