@@ -6,9 +6,9 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test"
 
-/** Eight ports from E2E_PORT_BASE (default 4173): the demo, its OpenID Provider, the JWT demo,
- * the SMTP sink and its Resend-speaking API, then two more demo instances and their PostgreSQL.
- * `npm test` runs the suite through run.mjs, which checks that the eight are free (or finds a free
+/** Nine ports from E2E_PORT_BASE (default 4173): the demo, its OpenID Provider, the JWT demo,
+ * the SMTP sink and its Resend-speaking API, two more demo instances and their PostgreSQL, then
+ * the demo on SQLite. `npm test` runs the suite through run.mjs, which checks that the nine are free (or finds a free
  * block) and sets E2E_PORT_BASE. Every server below is started by the suite: none reuses one
  * already listening (`reuseExistingServer: false`), so a foreign server on a port makes the run
  * stop rather than test someone else's app. */
@@ -27,6 +27,10 @@ const OP_PORT = BASE + 1
 const TWO_PORT_A = BASE + 5
 const TWO_PORT_B = BASE + 6
 const TWO_PG_PORT = BASE + 7
+/** The demo on Drizzle + SQLite (database sessions, cached), in a file made anew on every run. */
+const SQLITE_PORT = BASE + 8
+const SQLITE_ORIGIN = `http://localhost:${SQLITE_PORT}`
+const SQLITE_DIR = join(tmpdir(), `latch-e2e-sqlite-${BASE}`)
 /** The local SMTP sink of email sign-in, and where it keeps mails for /dev/mailbox. */
 const MAIL_PORT = BASE + 3
 /** The mailbox's Resend-speaking API, for the demo's Resend provider. */
@@ -56,12 +60,13 @@ const LOCAL_OP = {
  * would bury the tests' own report.
  */
 /**
- * Which servers this run starts: all of them, or, when run.mjs runs the suite as two Playwright
- * processes side by side (E2E_GROUP), those of one group — "database" (the database demo) or
- * "jwt" (the JWT demo and the two instances) — each group with the provider and mail sink of its
- * own, on its own ports.
+ * Which servers this run starts: all of them, or those of one group (E2E_GROUP), when run.mjs
+ * runs the suite as two Playwright processes side by side — "database" (the database demo) or
+ * "jwt" (the JWT demo, the two instances and the demo on SQLite), each group with the provider
+ * and mail sink of its own, on its own ports — or runs projects of one group alone ("sqlite":
+ * the demo on SQLite only, for `run.mjs --project=sqlite`).
  */
-const GROUP = process.env.E2E_GROUP as "database" | "jwt" | undefined
+const GROUP = process.env.E2E_GROUP as "database" | "jwt" | "sqlite" | undefined
 const LOGS = fileURLToPath(new URL("./server-logs/", import.meta.url))
 mkdirSync(LOGS, { recursive: true })
 /**
@@ -90,6 +95,31 @@ const ANY_STRATEGY_TESTS = /(screenshots|builtin-pages|prerender|protection|look
 const JWT_SMOKE_TESTS =
   /(credentials|email|oidc|passkey|live-session|session-update|profile-sessions|no-javascript)\.spec\.ts$/
 const FULL = process.env.E2E_FULL === "1"
+
+/**
+ * The specs run once more against the demo on Drizzle + SQLite (`LATCH_DEMO_DATABASE=sqlite`):
+ * each of Latch's own tables in use — a username and password, a password account with its
+ * mailed links, an email link, a passkey, two-factor with recovery codes — through the real
+ * flows, with database sessions in the in-process session cache. The others read and write the
+ * same adapter methods, which `@latch/adapter-test` runs on SQLite in the adapter's own tests.
+ */
+const SQLITE_TESTS = /(credentials|password|email|passkey|two-factor)\.spec\.ts$/
+/** Of those specs, one test of each (more with E2E_FULL=1): the test command's time is short. */
+const SQLITE_TITLES = new RegExp(
+  [
+    // credentials: a demo user seeded at start-up signs in.
+    "signing in with the username and password form \\(the browser helper\\) returns to",
+    // password: an account, its password hash, the mailed link's token; the other device's
+    // session ended through the in-process cache when the password changes.
+    "changes the password: the current one again",
+    // email: a verification token, used once.
+    "signs in with a link sent by email, which works once",
+    // passkey: an authenticator row, and its counter.
+    "adds a passkey on the profile, then signs in with the passkey alone",
+    // two-factor: the sealed secret, a recovery code spent once.
+    "a recovery code signs in once",
+  ].join("|"),
+)
 
 /** The servers, by name (see GROUP). */
 const SERVERS = {
@@ -120,7 +150,7 @@ const SERVERS = {
       ...LOCAL_OP,
       OP_HOST: "127.0.0.1",
       OP_PORT: String(OP_PORT),
-      DEMO_ORIGIN: `${ORIGIN},${JWT_ORIGIN}`,
+      DEMO_ORIGIN: `${ORIGIN},${JWT_ORIGIN},${SQLITE_ORIGIN}`,
     },
   },
   database: {
@@ -163,6 +193,26 @@ const SERVERS = {
       AUTH_SECRET: SECRET,
       LATCH_DEMO_SESSION: "jwt",
       PGLITE_DATA_DIR: "memory://",
+      ...LOCAL_OP,
+      ...EMAIL,
+    },
+  },
+  sqlite: {
+    // The same build on Drizzle + SQLite (libsql, a local file): the folder is removed first,
+    // so that every run starts from an empty database, as PGlite's "memory://" does.
+    command: logged("demo-sqlite", "node ../apps/demo/build/index.js", `rm -rf "${SQLITE_DIR}"`),
+    url: `${SQLITE_ORIGIN}/`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      HOST: "127.0.0.1",
+      PORT: String(SQLITE_PORT),
+      ORIGIN: SQLITE_ORIGIN,
+      AUTH_SECRET: SECRET,
+      LATCH_DEMO_DATABASE: "sqlite",
+      LATCH_DEMO_SQLITE_FILE: join(SQLITE_DIR, "demo.db"),
       ...LOCAL_OP,
       ...EMAIL,
     },
@@ -224,8 +274,9 @@ export default defineConfig({
   webServer: [
     SERVERS.mail,
     SERVERS.op,
-    ...(GROUP === "jwt" ? [] : [SERVERS.database]),
-    ...(GROUP === "database" ? [] : [SERVERS.jwt, SERVERS.two]),
+    ...(GROUP === undefined || GROUP === "database" ? [SERVERS.database] : []),
+    ...(GROUP === undefined || GROUP === "jwt" ? [SERVERS.jwt, SERVERS.two] : []),
+    ...(GROUP === "database" ? [] : [SERVERS.sqlite]),
   ],
   projects: [
     // The database demo runs every spec but ANY_STRATEGY_TESTS, which run against the JWT demo
@@ -240,6 +291,12 @@ export default defineConfig({
       use: { baseURL: JWT_ORIGIN },
       testIgnore: TWO_INSTANCE_TESTS,
       ...(FULL ? {} : { testMatch: [JWT_SMOKE_TESTS, ANY_STRATEGY_TESTS] }),
+    },
+    {
+      name: "sqlite",
+      use: { baseURL: SQLITE_ORIGIN },
+      testMatch: SQLITE_TESTS,
+      ...(FULL ? {} : { grep: SQLITE_TITLES }),
     },
     {
       name: "two-instances",

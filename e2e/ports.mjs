@@ -1,9 +1,9 @@
-// The e2e suite's ports (see run.mjs): eight consecutive ones from E2E_PORT_BASE, each free on
+// The e2e suite's ports (see run.mjs): nine consecutive ones from E2E_PORT_BASE, each free on
 // 127.0.0.1 and on ::1 (the browser opens the demo at `localhost`, which can resolve to either).
 import { createServer } from "node:net"
 
 /** How many consecutive ports the suite uses (playwright.config.ts). */
-export const PORTS = 8
+export const PORTS = 9
 export const DEFAULT_BASE = 4173
 
 /** Whether nothing listens on `port` at `host` (a host the machine lacks counts as free). */

@@ -1,13 +1,13 @@
 // `pnpm --filter latch-e2e test` (and `npm test`'s last step): picks the suite's ports, then runs
 // Playwright with the arguments given (`node run.mjs tests/oidc.spec.ts --project=jwt-sessions`).
 //
-// The suite starts eight servers of its own on consecutive ports from E2E_PORT_BASE (see
+// The suite starts nine servers of its own on consecutive ports from E2E_PORT_BASE (see
 // playwright.config.ts), and never uses one it did not start: a foreign server answering on one
 // of those ports would have the tests pass or fail against someone else's app. So the ports are
 // checked here first, on 127.0.0.1 and on ::1 (the browser opens the demo at `localhost`, which
 // can resolve to either):
 //
-// - E2E_PORT_BASE set: its eight ports must be free, or the run stops and says which is taken;
+// - E2E_PORT_BASE set: its nine ports must be free, or the run stops and says which is taken;
 // - unset: 4173 and up when those are free, otherwise a free block elsewhere (another checkout's
 //   suite, a `vite preview` or anything else may hold 4173 on a shared machine).
 //
@@ -22,16 +22,26 @@ const args = process.argv.slice(2)
 /**
  * Without a --project of its own, the suite runs as two Playwright processes side by side, each
  * on its own ports with its own servers (playwright.config.ts, E2E_GROUP): the database demo's
- * project, and the JWT demo's with the two instances'. Most of a test's time is waiting on its
+ * project, and the JWT demo's with the two instances' and the demo on SQLite's. Most of a test's time is waiting on its
  * servers, so the two share the machine's cores well; one process would run them in turn.
  */
 const split = !args.some((arg) => arg.startsWith("--project")) && !args.includes("--list")
-const groups = split ? ["database", "jwt"] : [undefined]
-/** The projects of each group. */
+/** The projects of each group ("sqlite" is also part of "jwt", whose process runs it). */
 const PROJECTS = {
+  sqlite: ["--project=sqlite"],
   database: ["--project=database-sessions"],
-  jwt: ["--project=jwt-sessions", "--project=two-instances"],
+  jwt: ["--project=jwt-sessions", "--project=two-instances", "--project=sqlite"],
 }
+/**
+ * With --project, the first group above that holds all those projects: only its servers start
+ * (`--project=sqlite` needs neither the other demos nor the two instances' PostgreSQL).
+ */
+const asked = args.filter((arg) => arg.startsWith("--project=")).map((arg) => arg.slice(10))
+const onlyGroup = Object.keys(PROJECTS).find(
+  (group) =>
+    asked.length > 0 && asked.every((project) => PROJECTS[group].includes(`--project=${project}`)),
+)
+const groups = split ? ["database", "jwt"] : [onlyGroup]
 
 const bases = []
 try {
@@ -68,7 +78,7 @@ const playwright = join(import.meta.dirname, "node_modules/.bin/playwright")
 const children = groups.map((group, index) =>
   spawn(
     playwright,
-    ["test", ...(group ? [...PROJECTS[group], "--pass-with-no-tests"] : []), ...args],
+    ["test", ...(split ? [...PROJECTS[group], "--pass-with-no-tests"] : []), ...args],
     {
       stdio: "inherit",
       cwd: import.meta.dirname,

@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { existsSync, readFileSync, writeFileSync, appendFileSync } from "node:fs"
-import { join } from "node:path"
+import { join, relative, resolve } from "node:path"
 import { install, root, run } from "./lib.mjs"
 
 /**
@@ -28,6 +28,35 @@ function build(what, args) {
   console.error(`\n✗ pnpm ${args.join(" ")} failed (exit ${result.status ?? result.signal})`)
   process.exit(result.status ?? 1)
 }
+
+/**
+ * The demo's database, checked before anything is built: LATCH_DEMO_DATABASE is "postgres" (the
+ * default: the embedded PGlite, or DATABASE_URL's server) or "sqlite" (Drizzle on a libsql file).
+ */
+function databaseLine() {
+  const kind = process.env.LATCH_DEMO_DATABASE || "postgres"
+  if (kind !== "postgres" && kind !== "sqlite") {
+    console.error(
+      `✗ LATCH_DEMO_DATABASE=${kind}: the demo runs on "postgres" (the default) or "sqlite"`,
+    )
+    process.exit(1)
+  }
+  if (kind === "sqlite" && process.env.DATABASE_URL) {
+    console.error("✗ LATCH_DEMO_DATABASE=sqlite and DATABASE_URL are both set: choose one database")
+    process.exit(1)
+  }
+  if (kind === "sqlite") {
+    // Relative to the demo's folder, where its server runs.
+    const file = resolve(
+      root,
+      "apps/demo",
+      process.env.LATCH_DEMO_SQLITE_FILE || ".data/sqlite/demo.db",
+    )
+    return `SQLite through Drizzle (libsql), ${relative(root, file)}`
+  }
+  return process.env.DATABASE_URL ? "PostgreSQL at DATABASE_URL" : "PGlite, apps/demo/.data/pglite"
+}
+const database = databaseLine()
 
 install()
 build("building the packages (about a minute the first time)", ["run", "build"])
@@ -79,6 +108,7 @@ for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exi
 
 console.log(`\n  Latch demo: ${origin}  (alice / wonderland, bob / canwefixit)`)
 console.log(`  Sign-in mails: ${origin}/dev/mailbox`)
+console.log(`  Database: ${database}`)
 // Said here so that the line Latch logs on the first request is not a surprise.
 console.log(
   `  Passkeys are on: Latch logs once that they are experimental ([latch][warn] experimental-webauthn).\n`,

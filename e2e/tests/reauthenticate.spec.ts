@@ -18,6 +18,7 @@ import { Authenticator } from "./totp"
 import {
   addAuthenticator,
   callbackUrlOf,
+  databaseSessions,
   newAccount,
   pressLinkButton,
   screenshot,
@@ -144,7 +145,7 @@ test.describe("confirm it is you", () => {
   }) => {
     await addAuthenticator(page)
     const account = await signUp(page)
-    const database = test.info().project.name === "database-sessions"
+    const database = databaseSessions()
     const sessions = page.getByTestId("session")
     const listed = database ? await sessions.count() : 0
     const cookies = (await context.cookies()).filter((c) => c.name.startsWith(SESSION_COOKIE))

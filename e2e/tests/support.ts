@@ -103,6 +103,9 @@ export interface Account {
   password: string
 }
 
+/** Whether this test's demo keeps sessions in its database (every project but jwt-sessions). */
+export const databaseSessions = () => test.info().project.name !== "jwt-sessions"
+
 /** A random suffix: addresses and passwords no other test (or project, or run) uses. */
 export const random = () => Math.random().toString(36).slice(2, 10)
 

@@ -3,7 +3,8 @@
 // email sign-in (AUTH_EMAIL_SERVER) from the demo command.
 // With an email provider configured, password accounts too (`Password()`): /signup,
 // /reset-password, /new-password and /account/password are the demo's own pages for them.
-// Sessions live in the database (PGlite, or PostgreSQL with DATABASE_URL) unless
+// Sessions live in the database (PGlite, PostgreSQL with DATABASE_URL, or SQLite through Drizzle
+// with LATCH_DEMO_DATABASE=sqlite) unless
 // LATCH_DEMO_SESSION=jwt, which keeps them in an encrypted cookie. Database sessions are cached
 // in each instance's memory (`session.cache`) unless LATCH_DEMO_CACHE=off: the adapter reports
 // every change, so a session ended on one instance is refused at once by every other.
@@ -133,8 +134,9 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
     // starts. A passkey that verified its user (the Passkey provider requires it) is two factors
     // by itself and asks none. The adapter stores the secrets, encrypted, and the recovery codes.
     twoFactor: { issuer: "Latch demo" },
-    // The cache needs the adapter's `watchSessions` (PostgreSQL LISTEN/NOTIFY, or PGlite's own
-    // notifications); with JWT sessions there is nothing to cache.
+    // The cache needs the adapter's `watchSessions` (PostgreSQL LISTEN/NOTIFY, PGlite's own
+    // notifications, or on SQLite the Drizzle adapter's notices of its own writes, right while
+    // one process writes the file, as the demo does); with JWT sessions there is nothing to cache.
     session: { strategy, cache: strategy === "database" && env.LATCH_DEMO_CACHE !== "off" },
     experimental: { enableWebAuthn: true },
     providers,

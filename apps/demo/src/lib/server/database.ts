@@ -1,28 +1,49 @@
-// The demo's database: an embedded PGlite in a git-ignored folder by default, or a PostgreSQL
-// server when DATABASE_URL is set. Migrated and seeded with the demo users on first use, and
-// closed when the server stops.
+// The demo's database: an embedded PGlite in a git-ignored folder by default, a PostgreSQL
+// server when DATABASE_URL is set, or SQLite through Drizzle (libsql, a local file) when
+// LATCH_DEMO_DATABASE=sqlite. Migrated and seeded with the demo users on first use, and closed
+// when the server stops.
 import { mkdirSync } from "node:fs"
+import type { Adapter } from "@latch/sveltekit/adapters"
 import { PostgresAdapter, migrate, type Queryable } from "@latch/pg-adapter"
 import { demoUsers } from "$lib/users"
 
 interface Database {
-  client: Queryable
+  adapter: Adapter
   /** Ends the connections (the pool's), or closes the embedded database. */
   close(): Promise<void>
 }
 
-async function connect(env: Record<string, string | undefined>): Promise<Database> {
+async function connectPostgres(env: Record<string, string | undefined>): Promise<Database> {
+  let client: Queryable
+  let close: () => Promise<void>
   if (env.DATABASE_URL) {
     const { default: pg } = await import("pg")
     const pool = new pg.Pool({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5_000 })
-    return { client: pool, close: () => pool.end() }
+    client = pool
+    close = () => pool.end()
+  } else {
+    const { PGlite } = await import("@electric-sql/pglite")
+    // A folder of the demo's (git-ignored); "memory://" keeps nothing between runs.
+    const dataDir = env.PGLITE_DATA_DIR ?? ".data/pglite"
+    if (!dataDir.includes("://")) mkdirSync(dataDir, { recursive: true })
+    const db = new PGlite(dataDir)
+    client = db
+    close = () => db.close()
   }
-  const { PGlite } = await import("@electric-sql/pglite")
-  // A folder of the demo's (git-ignored); "memory://" keeps nothing between runs.
-  const dataDir = env.PGLITE_DATA_DIR ?? ".data/pglite"
-  if (!dataDir.includes("://")) mkdirSync(dataDir, { recursive: true })
-  const db = new PGlite(dataDir)
-  return { client: db, close: () => db.close() }
+  await migrate(client)
+  return { adapter: PostgresAdapter(client), close }
+}
+
+/** Which database the demo runs on: LATCH_DEMO_DATABASE, "postgres" (the default) or "sqlite". */
+function databaseKind(env: Record<string, string | undefined>): "postgres" | "sqlite" {
+  const kind = env.LATCH_DEMO_DATABASE || "postgres"
+  if (kind !== "postgres" && kind !== "sqlite") {
+    throw new Error(`LATCH_DEMO_DATABASE=${kind}: the demo runs on "postgres" or "sqlite"`)
+  }
+  if (kind === "sqlite" && env.DATABASE_URL) {
+    throw new Error("LATCH_DEMO_DATABASE=sqlite and DATABASE_URL: choose one database")
+  }
+  return kind
 }
 
 /**
@@ -36,13 +57,15 @@ function closeOnShutdown(database: Database): void {
 
 /** The adapter, once the schema exists and the demo users are in it. */
 export async function openDatabase(env: Record<string, string | undefined>) {
-  const database = await connect(env)
-  await migrate(database.client)
+  const database =
+    databaseKind(env) === "sqlite"
+      ? await (await import("./sqlite")).openSqlite(env)
+      : await connectPostgres(env)
   closeOnShutdown(database)
-  const adapter = PostgresAdapter(database.client)
+  const { adapter } = database
   for (const user of demoUsers) {
-    if (!(await adapter.getUser(user.id)))
-      await adapter.createUser({ ...user, emailVerified: null })
+    if (!(await adapter.getUser!(user.id)))
+      await adapter.createUser!({ ...user, emailVerified: null })
   }
   return adapter
 }

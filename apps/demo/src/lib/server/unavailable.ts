@@ -1,6 +1,7 @@
 // The database down, in the demo's own code: a page that reads the database itself (the
 // profile's passkeys and sessions) answers 503 with Retry-After, as `locals.auth()` does, rather
 // than SvelteKit's 500. Copy it if your pages call the adapter directly.
+import { DrizzleAdapterError } from "@latch/drizzle-adapter"
 import { PostgresAdapterError } from "@latch/pg-adapter"
 import { error, type RequestEvent } from "@sveltejs/kit"
 
@@ -11,6 +12,7 @@ const RETRY_AFTER_SECONDS = 5
 function isDatabaseFailure(cause: unknown): boolean {
   return (
     cause instanceof PostgresAdapterError ||
+    cause instanceof DrizzleAdapterError ||
     (cause instanceof Error && (cause as Error & { type?: unknown }).type === "AdapterError")
   )
 }
