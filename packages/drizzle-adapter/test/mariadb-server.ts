@@ -80,7 +80,9 @@ export async function startMariadb(): Promise<MariadbServer> {
   )
   if (installed.status !== 0) {
     await rm(dir, { recursive: true, force: true })
-    throw new Error(`MariaDB tests: mariadb-install-db failed:\n${installed.stdout}${installed.stderr}`)
+    throw new Error(
+      `MariaDB tests: mariadb-install-db failed:\n${installed.stdout}${installed.stderr}`,
+    )
   }
 
   let child: ChildProcess | undefined

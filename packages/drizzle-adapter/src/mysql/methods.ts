@@ -104,7 +104,9 @@ export function mysqlMethods(db: any, t: Tables, now: ReturnType<typeof sql>): P
 
     async linkAccount(account: AdapterAccount) {
       await db.insert(t.accounts).values(onlyColumns(t.accounts, account))
-      return toAccount((await first(t.accounts, accountKey(account.provider, account.providerAccountId)))!)
+      return toAccount(
+        (await first(t.accounts, accountKey(account.provider, account.providerAccountId)))!,
+      )
     },
 
     async unlinkAccount({ provider, providerAccountId }) {

@@ -8,9 +8,11 @@
  * (`user`, `account`, `session`, `verificationToken`, `authenticator`), so a database made for
  * it keeps its rows; Latch adds a few nullable columns and tables of its own, named `latch_…`.
  *
- * Every column that is matched on — ids, tokens, hashes, keys, addresses — is `utf8mb4_bin`:
- * MySQL's default collations fold case and trailing spaces, so `ABC` would find the token `abc`.
- * Latch normalises addresses itself and then compares them exactly, so `email` is binary too.
+ * Every column that is matched on — tokens, hashes, keys, addresses, session and credential ids
+ * — is `varbinary` (user ids excepted, below):
+ * MySQL's default collations fold case and ignore trailing spaces, so `ABC` would find the token
+ * `abc`. Latch normalises addresses itself and then compares them exactly, so `email` is binary
+ * too: `Ada@example.com` and `ada@example.com` are two rows, as on PostgreSQL and SQLite.
  * Times are kept to the millisecond (`fsp` 3); Latch's own columns are `datetime`, which has no
  * time zone conversion and no 2038 limit, and read the same on every connection.
  *
@@ -18,7 +20,6 @@
  */
 import {
   boolean,
-  customType,
   datetime,
   index,
   int,
@@ -28,22 +29,33 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  varbinary,
   varchar,
 } from "drizzle-orm/mysql-core"
 
-/** A `varchar` compared byte for byte (case and trailing spaces count). */
-const exact = customType<{ data: string; driverData: string; config: { length: number } }>({
-  dataType: (config) =>
-    `varchar(${config?.length ?? 255}) character set utf8mb4 collate utf8mb4_bin`,
-})
+/**
+ * A string compared byte for byte. Not a `varchar … collate utf8mb4_bin`: that collation pads
+ * (`'abc' = 'abc '` holds on MySQL and MariaDB alike), and the no-pad binary collations are named
+ * differently on each (`utf8mb4_0900_bin`, `utf8mb4_nopad_bin`). `varbinary` compares bytes on
+ * both; Drizzle reads it back as a UTF-8 string.
+ */
+const exact = (name: string, config: { length: number } = { length: 255 }) =>
+  varbinary(name, config)
 
+/**
+ * A user's id, and the columns that reference it: `varchar(255)` in the database's collation, as
+ * in `@auth/drizzle-adapter`. MySQL and MariaDB refuse to change the type of a column that a
+ * foreign key joins, so a database moved from Auth.js keeps it; ids are UUIDs the adapter makes,
+ * never text a visitor types, so a collation's folding finds nothing it should not.
+ */
+const userId = (name: string) => varchar(name, { length: 255 })
 const id = (name: string) => exact(name, { length: 255 })
 const time = (name: string) => timestamp(name, { mode: "date", fsp: 3 })
 const latchTime = (name: string) => datetime(name, { mode: "date", fsp: 3 })
 
 /** Auth.js's `user` table. */
 export const users = mysqlTable("user", {
-  id: id("id")
+  id: userId("id")
     .primaryKey()
     .$defaultFn(() => crypto.randomUUID()),
   name: varchar("name", { length: 255 }),
@@ -57,7 +69,7 @@ export const users = mysqlTable("user", {
 export const accounts = mysqlTable(
   "account",
   {
-    userId: id("userId")
+    userId: userId("userId")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     type: varchar("type", { length: 255 }).notNull(),
@@ -87,7 +99,7 @@ export const sessions = mysqlTable(
   "session",
   {
     sessionToken: id("sessionToken").primaryKey(),
-    userId: id("userId")
+    userId: userId("userId")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     expires: time("expires").notNull(),
@@ -119,7 +131,7 @@ export const authenticators = mysqlTable(
   "authenticator",
   {
     credentialID: id("credentialID").notNull().unique(),
-    userId: id("userId")
+    userId: userId("userId")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     providerAccountId: varchar("providerAccountId", { length: 255 }).notNull(),
@@ -135,7 +147,7 @@ export const authenticators = mysqlTable(
 
 /** A user's password hash (the `Password` provider): at most one per user. */
 export const passwords = mysqlTable("latch_password", {
-  userId: id("userId")
+  userId: userId("userId")
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
   hash: text("hash").notNull(),
@@ -144,7 +156,7 @@ export const passwords = mysqlTable("latch_password", {
 
 /** A user's second factor (the TOTP secret, sealed by Latch): at most one per user. */
 export const twoFactors = mysqlTable("latch_two_factor", {
-  userId: id("userId")
+  userId: userId("userId")
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
   secret: text("secret").notNull(),
@@ -155,7 +167,7 @@ export const twoFactors = mysqlTable("latch_two_factor", {
 export const recoveryCodes = mysqlTable(
   "latch_recovery_code",
   {
-    userId: id("userId")
+    userId: userId("userId")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     codeHash: id("codeHash").notNull(),
@@ -171,7 +183,8 @@ export const recoveryCodes = mysqlTable(
 export const counters = mysqlTable(
   "latch_counter",
   {
-    key: id("key").primaryKey(),
+    // Keys name what they count (a limit, an address, a challenge): room for a long address.
+    key: exact("key", { length: 512 }).primaryKey(),
     count: int("count").notNull(),
     expires: latchTime("expires").notNull(),
   },
