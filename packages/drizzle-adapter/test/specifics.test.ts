@@ -8,7 +8,9 @@ import type { Adapter, SessionChange } from "@latch/core/adapters"
 import { createClient } from "@libsql/client"
 import { eq } from "drizzle-orm"
 import { drizzle as libsql } from "drizzle-orm/libsql"
+import { drizzle as mysql2 } from "drizzle-orm/mysql2"
 import { pgTable, text, timestamp } from "drizzle-orm/pg-core"
+import { createConnection, createPool } from "mysql2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DrizzleAdapter, DrizzleAdapterError, installSessionTriggers } from "../src/index.js"
 import * as pgSchema from "../src/pg/schema.js"
@@ -136,6 +138,16 @@ describe.each(databases)("DrizzleAdapter on $name", ({ open, watch }) => {
     })
   }
 
+  it("keeps addresses that differ only in case as two users", async () => {
+    const lower = newUser()
+    const upper = { ...newUser(), email: lower.email.toUpperCase() }
+    await a.createUser(lower)
+    await a.createUser(upper)
+    expect(await a.getUserByEmail(lower.email)).toMatchObject({ id: lower.id })
+    expect(await a.getUserByEmail(upper.email)).toMatchObject({ id: upper.id })
+    expect(await a.getUserByEmail(`${lower.email} `)).toBeNull()
+  })
+
   it("wraps a database error in a DrizzleAdapterError naming the method", async () => {
     const user = newUser()
     await a.createUser(user)
@@ -148,7 +160,7 @@ describe.each(databases)("DrizzleAdapter on $name", ({ open, watch }) => {
 describe("DrizzleAdapter setup", () => {
   it("refuses an object that is not a Drizzle database, naming what it takes", () => {
     expect(() => DrizzleAdapter({ query: () => {} })).toThrow(
-      /needs a Drizzle database for PostgreSQL .* or SQLite/,
+      /needs a Drizzle database for PostgreSQL .*, SQLite .* or MySQL \/ MariaDB/,
     )
   })
 
@@ -160,6 +172,27 @@ describe("DrizzleAdapter setup", () => {
       expect(typeof adapter.incrementCounter).toBe("function")
     } finally {
       client.close()
+    }
+  })
+
+  it("on MySQL, refuses a single connection, whose transactions concurrent requests would mix", () => {
+    const connection = createConnection({ host: "127.0.0.1", port: 1 })
+    connection.on("error", () => {})
+    try {
+      expect(() => DrizzleAdapter(mysql2(connection))).toThrow(/needs drizzle\(pool\).*createPool/)
+    } finally {
+      connection.destroy()
+    }
+  })
+
+  it("on MySQL, takes a pool and offers no session watch", async () => {
+    const pool = createPool({ host: "127.0.0.1", port: 1 })
+    try {
+      const adapter = DrizzleAdapter(mysql2(pool))
+      expect(adapter.watchSessions).toBeUndefined()
+      expect(typeof adapter.incrementCounter).toBe("function")
+    } finally {
+      await new Promise((resolve) => pool.end(resolve))
     }
   })
 
