@@ -44,7 +44,8 @@ function dialectOf(
  * `@auth/drizzle-adapter` takes them (`{ usersTable, accountsTable, … }`).
  *
  * Offers `watchSessions` (for `session.cache`) on PostgreSQL through a PGlite or a `pg.Pool`
- * (with the triggers of `installSessionTriggers`), and on a local SQLite database in one process.
+ * (with the triggers of `installSessionTriggers`), and on a local SQLite database in one process;
+ * not on MySQL (README, "The session cache"), which needs a mysql2 pool.
  */
 export function DrizzleAdapter(
   db: unknown,
