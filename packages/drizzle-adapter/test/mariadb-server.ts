@@ -85,11 +85,8 @@ export async function startMariadb(): Promise<MariadbServer> {
     )
   }
 
-  let child: ChildProcess | undefined
-  const kill = () => child?.kill("SIGKILL")
-  process.once("exit", kill)
   const port = await freePort()
-  child = spawn(
+  const child: ChildProcess = spawn(
     bin.server,
     [
       "--no-defaults",
@@ -110,6 +107,8 @@ export async function startMariadb(): Promise<MariadbServer> {
     ],
     { stdio: "ignore" },
   )
+  const kill = () => child.kill("SIGKILL")
+  process.once("exit", kill)
   let exited: string | undefined
   child.on("exit", (code, signal) => (exited = `exit code ${code}, signal ${signal}`))
 
@@ -137,8 +136,8 @@ export async function startMariadb(): Promise<MariadbServer> {
     uri: uri("latch_test"),
     destroy: async () => {
       process.off("exit", kill)
-      if (child && !exited) {
-        const gone = new Promise((resolve) => child!.once("exit", resolve))
+      if (!exited) {
+        const gone = new Promise((resolve) => child.once("exit", resolve))
         child.kill("SIGKILL")
         await gone
       }
