@@ -9,12 +9,21 @@ import { createClient } from "@libsql/client"
 import { eq } from "drizzle-orm"
 import { drizzle as libsql } from "drizzle-orm/libsql"
 import { drizzle as mysql2 } from "drizzle-orm/mysql2"
+import { mysqlTable, timestamp as mysqlTimestamp, varbinary, varchar } from "drizzle-orm/mysql-core"
 import { pgTable, text, timestamp } from "drizzle-orm/pg-core"
 import { createConnection, createPool } from "mysql2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DrizzleAdapter, DrizzleAdapterError, installSessionTriggers } from "../src/index.js"
+import * as mysqlSchema from "../src/mysql/schema.js"
 import * as pgSchema from "../src/pg/schema.js"
-import { createTables, databases, pgMigration, type TestDatabase } from "./databases.js"
+import {
+  createTables,
+  databases,
+  mysqlMigration,
+  openMariadb,
+  pgMigration,
+  type TestDatabase,
+} from "./databases.js"
 
 const newUser = () => {
   const id = `user-${randomUUID()}`
@@ -182,6 +191,41 @@ describe("DrizzleAdapter setup", () => {
       expect(() => DrizzleAdapter(mysql2(connection))).toThrow(/needs drizzle\(pool\).*createPool/)
     } finally {
       connection.destroy()
+    }
+  })
+
+  it("on MySQL, takes custom tables with their own column names and extra columns", async () => {
+    const database = await openMariadb()
+    try {
+      const members = mysqlTable("member", {
+        id: varchar("member_id", { length: 255 }).primaryKey(),
+        name: varchar("full_name", { length: 255 }),
+        email: varbinary("email_address", { length: 255 }).unique(),
+        emailVerified: mysqlTimestamp("verified_at", { mode: "date", fsp: 3 }),
+        image: varchar("picture", { length: 255 }),
+        role: varchar("role", { length: 32 }).notNull().default("reader"),
+      })
+      const { users: _users, ...rest } = mysqlSchema
+      const statements = (await mysqlMigration({ ...rest, members })).map((statement) =>
+        statement.replaceAll("REFERENCES `user`(`id`)", "REFERENCES `member`(`member_id`)"),
+      )
+      await database.apply(statements)
+      const adapter = DrizzleAdapter(database.db, { usersTable: members }) as Required<Adapter>
+      const user = { ...newUser(), role: "admin" }
+      await adapter.createUser(user)
+      expect(await adapter.getUserByEmail(user.email)).toMatchObject({ role: "admin" })
+      const [row] = await database.db.select().from(members).where(eq(members.id, user.id))
+      expect(row).toMatchObject({ name: "Ada", role: "admin" })
+      await adapter.createSession({ sessionToken: "t-custom", userId: user.id, expires: hour() })
+      expect(await adapter.getSessionAndUser("t-custom")).toMatchObject({
+        user: { id: user.id, role: "admin" },
+      })
+      await adapter.setPasswordHash(user.id, "hash")
+      expect(await adapter.deleteUser(user.id)).toMatchObject({ id: user.id, role: "admin" })
+      expect(await adapter.getSessionAndUser("t-custom")).toBeNull()
+      expect(await adapter.getPasswordHash(user.id)).toBeNull()
+    } finally {
+      await database.close()
     }
   })
 
