@@ -40,7 +40,7 @@ async function until(ready: () => boolean) {
   }
 }
 
-describe.each(databases)("DrizzleAdapter on $name", ({ open, watch }) => {
+describe.each(databases)("DrizzleAdapter on $name", ({ name, open, watch }) => {
   let database: TestDatabase
   let a: Required<Adapter>
   beforeAll(async () => {
@@ -156,6 +156,16 @@ describe.each(databases)("DrizzleAdapter on $name", ({ open, watch }) => {
     expect(await a.getUserByEmail(upper.email)).toMatchObject({ id: upper.id })
     expect(await a.getUserByEmail(`${lower.email} `)).toBeNull()
   })
+
+  if (name.startsWith("MariaDB")) {
+    it("refuses an address longer than its column with a DrizzleAdapterError, keeping nothing", async () => {
+      const user = { ...newUser(), email: `${"a".repeat(250)}@example.com` }
+      const error = await Promise.resolve(a.createUser(user)).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(DrizzleAdapterError)
+      expect((error as DrizzleAdapterError).code).toBe("ER_DATA_TOO_LONG")
+      expect(await a.getUser(user.id)).toBeNull()
+    })
+  }
 
   it("wraps a database error in a DrizzleAdapterError naming the method", async () => {
     const user = newUser()
