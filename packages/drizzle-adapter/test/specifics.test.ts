@@ -12,7 +12,9 @@ import { drizzle as mysql2 } from "drizzle-orm/mysql2"
 import { mysqlTable, timestamp as mysqlTimestamp, varbinary, varchar } from "drizzle-orm/mysql-core"
 import { pgTable, text, timestamp } from "drizzle-orm/pg-core"
 import { createConnection, createPool } from "mysql2"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { AuthConfig } from "@latch/core/types"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { Browser, SECRET } from "../../core/test/helpers/request.js"
 import { DrizzleAdapter, DrizzleAdapterError, installSessionTriggers } from "../src/index.js"
 import * as mysqlSchema from "../src/mysql/schema.js"
 import * as pgSchema from "../src/pg/schema.js"
@@ -201,6 +203,27 @@ describe("DrizzleAdapter setup", () => {
       expect(() => DrizzleAdapter(mysql2(connection))).toThrow(/needs drizzle\(pool\).*createPool/)
     } finally {
       connection.destroy()
+    }
+  })
+
+  it("on MySQL, the session cache alone is refused with an error naming watchSessions", async () => {
+    const pool = createPool({ host: "127.0.0.1", port: 1 })
+    try {
+      const error = vi.fn()
+      const config: AuthConfig = {
+        secret: SECRET,
+        trustHost: true,
+        adapter: DrizzleAdapter(mysql2(pool)),
+        session: { strategy: "database", cache: true },
+        providers: [],
+        logger: { error, warn: () => {}, debug: () => {} },
+      }
+      const response = await new Browser(config as never).fetch("/auth/session")
+      expect(response.status).toBe(500)
+      expect(await response.text()).not.toMatch(/at .*\.ts:\d+/)
+      expect(error.mock.calls[0]![0].message).toMatch(/watchSessions.*session\.cache/)
+    } finally {
+      await new Promise((resolve) => pool.end(resolve))
     }
   })
 
