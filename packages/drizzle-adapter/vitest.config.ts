@@ -8,7 +8,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@latch\/drizzle-adapter$/, replacement: `${src}/index.ts` },
-      { find: /^@latch\/drizzle-adapter\/(pg|sqlite)$/, replacement: `${src}/$1/schema.ts` },
+      { find: /^@latch\/drizzle-adapter\/(pg|sqlite|mysql)$/, replacement: `${src}/$1/schema.ts` },
     ],
   },
   test: {

@@ -1,6 +1,7 @@
 /**
  * Every method of Latch's `Adapter`, once for all dialects, on Drizzle's query builders (which
  * read the same on PostgreSQL and SQLite); what differs is asked of the dialect (dialect.ts).
+ * MySQL, which has no `returning`, replaces the writes with its own (mysql/methods.ts).
  *
  * Single use is one statement: `useVerificationToken` and `useRecoveryCode` are one
  * `delete … returning`, so of concurrent callers only the one whose delete took the row gets it;

@@ -3,7 +3,7 @@
  * queries with Drizzle's builders, which read the same on every dialect, and asks the dialect only
  * for what does not.
  */
-import type { SessionChangeListener, SessionWatch } from "@latch/core/adapters"
+import type { Adapter, SessionChangeListener, SessionWatch } from "@latch/core/adapters"
 import type { SQL } from "drizzle-orm"
 import type { Tables } from "./tables.js"
 
@@ -11,7 +11,7 @@ import type { Tables } from "./tables.js"
 export type Group = (db: any) => any[]
 
 export interface Dialect {
-  /** `"postgresql"` or `"sqlite"`, as in messages. */
+  /** `"postgresql"`, `"sqlite"` or `"mysql"`, as in messages. */
   name: string
   tables: Tables
   /** The database's clock, in the counters' `expires` column's type: every instance of the app
@@ -27,6 +27,9 @@ export interface Dialect {
   /** Where `report` (changes.ts) files the adapter's writes; undefined when the database reports
    * changes itself (PostgreSQL's triggers). */
   inProcessChanges: object | undefined
+  /** Methods that replace the shared ones, for a database whose SQL differs (MySQL has no
+   * `returning`). */
+  methods?: () => Partial<Adapter>
   /** The session watch, when the dialect and its driver can give a correct one. */
   watchSessions?: (listener: SessionChangeListener) => Promise<SessionWatch>
 }

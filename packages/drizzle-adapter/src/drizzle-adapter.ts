@@ -7,10 +7,12 @@ import type { Adapter } from "@latch/core/adapters"
 import type { WatchOptions } from "@latch/pg-adapter"
 import { is } from "drizzle-orm"
 import { PgDatabase } from "drizzle-orm/pg-core"
+import { MySqlDatabase } from "drizzle-orm/mysql-core"
 import { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core"
 import { adapterMethods } from "./adapter.js"
 import type { Dialect } from "./dialect.js"
 import { DrizzleAdapterError } from "./errors.js"
+import { mysqlDialect } from "./mysql/dialect.js"
 import { pgDialect } from "./pg/dialect.js"
 import { sqliteDialect } from "./sqlite/dialect.js"
 import type { DrizzleAdapterTables } from "./tables.js"
@@ -28,20 +30,22 @@ function dialectOf(
 ): Dialect {
   if (is(db, PgDatabase)) return pgDialect(db, tables, options.watch)
   if (is(db, BaseSQLiteDatabase)) return sqliteDialect(db, tables)
+  if (is(db, MySqlDatabase)) return mysqlDialect(db, tables)
   throw new TypeError(
     "@latch/drizzle-adapter: DrizzleAdapter(db) needs a Drizzle database for PostgreSQL " +
-      "(drizzle-orm/node-postgres, drizzle-orm/pglite…) or SQLite (drizzle-orm/better-sqlite3, " +
-      "drizzle-orm/libsql…); MySQL is not supported yet",
+      "(drizzle-orm/node-postgres, drizzle-orm/pglite…), SQLite (drizzle-orm/better-sqlite3, " +
+      "drizzle-orm/libsql…) or MySQL / MariaDB (drizzle-orm/mysql2 on a pool)",
   )
 }
 
 /**
  * The adapter for a Drizzle database. The tables default to those of
- * `@latch/drizzle-adapter/pg` or `@latch/drizzle-adapter/sqlite`; pass your own as
+ * `@latch/drizzle-adapter/pg`, `/sqlite` or `/mysql`; pass your own as
  * `@auth/drizzle-adapter` takes them (`{ usersTable, accountsTable, … }`).
  *
  * Offers `watchSessions` (for `session.cache`) on PostgreSQL through a PGlite or a `pg.Pool`
- * (with the triggers of `installSessionTriggers`), and on a local SQLite database in one process.
+ * (with the triggers of `installSessionTriggers`), and on a local SQLite database in one process;
+ * not on MySQL (README, "The session cache"), which needs a mysql2 pool.
  */
 export function DrizzleAdapter(
   db: unknown,
@@ -49,7 +53,10 @@ export function DrizzleAdapter(
   options: DrizzleAdapterOptions = {},
 ): Adapter {
   const dialect = dialectOf(db, tables, options)
-  const methods = adapterMethods(db, dialect) as Record<string, (...args: any[]) => Promise<any>>
+  const methods = { ...adapterMethods(db, dialect), ...dialect.methods?.() } as Record<
+    string,
+    (...args: any[]) => Promise<any>
+  >
   if (dialect.watchSessions) methods.watchSessions = dialect.watchSessions
   const wrapped: Record<string, unknown> = {}
   for (const [name, method] of Object.entries(methods)) {

@@ -1,7 +1,8 @@
 /**
  * The schemas that `@auth/drizzle-adapter`'s documentation gives an app, for PostgreSQL and
- * SQLite: the tables an app on it has before it adds Latch's.
+ * SQLite and MySQL: the tables an app on it has before it adds Latch's.
  */
+import * as my from "drizzle-orm/mysql-core"
 import * as pg from "drizzle-orm/pg-core"
 import * as sqlite from "drizzle-orm/sqlite-core"
 
@@ -137,6 +138,71 @@ export const sqliteAuthjs = (() => {
       transports: sqlite.text("transports"),
     },
     (a) => [sqlite.primaryKey({ columns: [a.userId, a.credentialID] })],
+  )
+  return { users, accounts, sessions, verificationTokens, authenticators }
+})()
+
+export const mysqlAuthjs = (() => {
+  const key = (name: string) => my.varchar(name, { length: 255 })
+  const users = my.mysqlTable("user", {
+    id: key("id")
+      .primaryKey()
+      .$defaultFn(() => crypto.randomUUID()),
+    name: key("name"),
+    email: key("email").unique(),
+    emailVerified: my.timestamp("emailVerified", { mode: "date", fsp: 3 }),
+    image: key("image"),
+  })
+  const accounts = my.mysqlTable(
+    "account",
+    {
+      userId: key("userId")
+        .notNull()
+        .references(() => users.id, { onDelete: "cascade" }),
+      type: key("type").notNull(),
+      provider: key("provider").notNull(),
+      providerAccountId: key("providerAccountId").notNull(),
+      refresh_token: key("refresh_token"),
+      access_token: key("access_token"),
+      expires_at: my.int("expires_at"),
+      token_type: key("token_type"),
+      scope: key("scope"),
+      id_token: my.varchar("id_token", { length: 2048 }),
+      session_state: key("session_state"),
+    },
+    (a) => [my.primaryKey({ columns: [a.provider, a.providerAccountId] })],
+  )
+  const sessions = my.mysqlTable("session", {
+    sessionToken: key("sessionToken").primaryKey(),
+    userId: key("userId")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expires: my.timestamp("expires", { mode: "date" }).notNull(),
+  })
+  const verificationTokens = my.mysqlTable(
+    "verificationToken",
+    {
+      identifier: key("identifier").notNull(),
+      token: key("token").notNull(),
+      expires: my.timestamp("expires", { mode: "date" }).notNull(),
+    },
+    (v) => [my.primaryKey({ columns: [v.identifier, v.token] })],
+  )
+  const authenticators = my.mysqlTable(
+    "authenticator",
+    {
+      credentialID: key("credentialID").notNull().unique(),
+      userId: key("userId")
+        .notNull()
+        .references(() => users.id, { onDelete: "cascade" }),
+      providerAccountId: key("providerAccountId").notNull(),
+      credentialPublicKey: key("credentialPublicKey").notNull(),
+      counter: my.int("counter").notNull(),
+      credentialDeviceType: key("credentialDeviceType").notNull(),
+      credentialBackedUp: my.boolean("credentialBackedUp").notNull(),
+      transports: key("transports"),
+    },
+    (a) => [my.primaryKey({ columns: [a.userId, a.credentialID] })],
   )
   return { users, accounts, sessions, verificationTokens, authenticators }
 })()

@@ -1,6 +1,7 @@
 /**
  * `@latch/adapter-test` on every database: PGlite, a real PostgreSQL server through a `pg.Pool`,
- * better-sqlite3 and libsql on files, each with the tables Drizzle Kit generates.
+ * better-sqlite3 and libsql on files, and a real MariaDB server through a mysql2 pool, each with
+ * the tables Drizzle Kit generates.
  */
 import { runAdapterConformance } from "@latch/adapter-test"
 import { installSessionTriggers } from "../src/index.js"

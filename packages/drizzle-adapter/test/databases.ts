@@ -11,18 +11,24 @@ import { createClient, type Client } from "@libsql/client"
 import Database from "better-sqlite3"
 import { drizzle as betterSqlite } from "drizzle-orm/better-sqlite3"
 import { drizzle as libsql } from "drizzle-orm/libsql"
+import { drizzle as mysql2 } from "drizzle-orm/mysql2"
 import { drizzle as nodePostgres } from "drizzle-orm/node-postgres"
 import { drizzle as pglite } from "drizzle-orm/pglite"
 import {
   generateDrizzleJson,
   generateMigration,
+  generateMySQLDrizzleJson,
+  generateMySQLMigration,
   generateSQLiteDrizzleJson,
   generateSQLiteMigration,
 } from "drizzle-kit/api"
+import mysql from "mysql2/promise"
 import pg from "pg"
+import * as mysqlSchema from "../src/mysql/schema.js"
 import * as pgSchema from "../src/pg/schema.js"
 import * as sqliteSchema from "../src/sqlite/schema.js"
 import { startPostgres } from "../../pg-adapter/test/postgres-server.js"
+import { startMariadb } from "./mariadb-server.js"
 
 /** The statements that take a PostgreSQL database from the `from` schema to `to`. */
 export async function pgMigration(
@@ -43,8 +49,21 @@ export async function sqliteMigration(
   )
 }
 
+/** The statements that take a MySQL database from the `from` schema to `to`. */
+export async function mysqlMigration(
+  to: Record<string, unknown>,
+  from: Record<string, unknown> = {},
+): Promise<string[]> {
+  return generateMySQLMigration(
+    await generateMySQLDrizzleJson(from),
+    await generateMySQLDrizzleJson(to),
+  )
+}
+
+export type DialectName = "pg" | "sqlite" | "mysql"
+
 export interface TestDatabase {
-  dialect: "pg" | "sqlite"
+  dialect: DialectName
   db: any
   /** Runs migration statements. */
   apply(statements: string[]): Promise<void>
@@ -73,6 +92,30 @@ export async function openPostgres(): Promise<TestDatabase> {
     db,
     apply: async (statements) => {
       for (const statement of statements) await pool.query(statement)
+    },
+    close: async () => {
+      await pool.end()
+      await server.destroy()
+    },
+  }
+}
+
+export async function openMariadb(): Promise<TestDatabase & { pool: mysql.Pool }> {
+  const server = await startMariadb()
+  const pool = mysql.createPool({ uri: server.uri, connectionLimit: 10 })
+  const db = mysql2(pool)
+  return {
+    dialect: "mysql",
+    db,
+    pool,
+    // On one connection, as Drizzle Kit's `migrate` runs a migration: a `SET` holds for the rest.
+    apply: async (statements) => {
+      const connection = await pool.getConnection()
+      try {
+        for (const statement of statements) await connection.query(statement)
+      } finally {
+        connection.release()
+      }
     },
     close: async () => {
       await pool.end()
@@ -134,18 +177,25 @@ export const FULL = process.env.DRIZZLE_FULL === "1"
 
 /** Every database of this package's tests, by name. */
 export const databases = [
-  { name: "PostgreSQL (PGlite)", open: openPGlite },
-  { name: "PostgreSQL (node-postgres)", open: openPostgres },
-  ...(FULL ? [{ name: "SQLite (better-sqlite3)", open: openBetterSqlite }] : []),
-  { name: "SQLite (libsql, local file)", open: openLibsql },
+  { name: "PostgreSQL (PGlite)", open: openPGlite, watch: true },
+  { name: "PostgreSQL (node-postgres)", open: openPostgres, watch: true },
+  ...(FULL ? [{ name: "SQLite (better-sqlite3)", open: openBetterSqlite, watch: true }] : []),
+  { name: "SQLite (libsql, local file)", open: openLibsql, watch: true },
+  // MySQL tells no connection what another changed: no session watch (README, "Session cache").
+  { name: "MariaDB (mysql2)", open: openMariadb, watch: false },
 ] as const
 
 /** Latch's whole schema, for `dialect`. */
-export const schemaOf = (dialect: "pg" | "sqlite") => (dialect === "pg" ? pgSchema : sqliteSchema)
+export const schemaOf = (dialect: DialectName) =>
+  dialect === "pg" ? pgSchema : dialect === "mysql" ? mysqlSchema : sqliteSchema
 
 /** Creates Latch's tables in an empty database. */
 export async function createTables(database: TestDatabase) {
   const statements =
-    database.dialect === "pg" ? await pgMigration(pgSchema) : await sqliteMigration(sqliteSchema)
+    database.dialect === "pg"
+      ? await pgMigration(pgSchema)
+      : database.dialect === "mysql"
+        ? await mysqlMigration(mysqlSchema)
+        : await sqliteMigration(sqliteSchema)
   await database.apply(statements)
 }

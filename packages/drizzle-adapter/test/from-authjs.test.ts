@@ -14,14 +14,17 @@ import type { AuthConfig } from "@latch/core/types"
 import { afterEach, describe, expect, it } from "vitest"
 import { followLink } from "../../core/test/helpers/continue-page.js"
 import { Browser, ORIGIN, SECRET } from "../../core/test/helpers/request.js"
+import * as mysqlSchema from "../src/mysql/schema.js"
 import * as pgSchema from "../src/pg/schema.js"
 import * as sqliteSchema from "../src/sqlite/schema.js"
 import { DrizzleAdapter } from "../src/index.js"
-import { pgAuthjs, sqliteAuthjs } from "./authjs-schema.js"
+import { mysqlAuthjs, pgAuthjs, sqliteAuthjs } from "./authjs-schema.js"
 import {
   FULL,
   openBetterSqlite,
+  mysqlMigration,
   openLibsql,
+  openMariadb,
   openPGlite,
   pgMigration,
   sqliteMigration,
@@ -42,6 +45,13 @@ const cases = [
     authjs: sqliteAuthjs,
     migrate: () => sqliteMigration(sqliteSchema, sqliteAuthjs),
     create: () => sqliteMigration(sqliteAuthjs),
+  },
+  {
+    name: "MariaDB (mysql2)",
+    open: openMariadb,
+    authjs: mysqlAuthjs,
+    migrate: () => mysqlMigration(mysqlSchema, mysqlAuthjs),
+    create: () => mysqlMigration(mysqlAuthjs),
   },
   ...(FULL
     ? [

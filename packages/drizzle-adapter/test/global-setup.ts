@@ -1,5 +1,6 @@
 import { ensurePostgres } from "../../pg-adapter/test/postgres-server.js"
 import { FULL } from "./databases.js"
+import { findMariadb } from "./mariadb-server.js"
 import { ensureBetterSqlite } from "./native-sqlite.js"
 
 /** Once per run, before the test files start: PostgreSQL is installed (with apt-get if need
@@ -7,4 +8,6 @@ import { ensureBetterSqlite } from "./native-sqlite.js"
 export default async function setup() {
   if (FULL) ensureBetterSqlite()
   await ensurePostgres()
+  // Fails the run at once, naming Debian's mariadb-server package, when MariaDB is missing.
+  findMariadb()
 }

@@ -8,11 +8,24 @@ import type { Adapter, SessionChange } from "@latch/core/adapters"
 import { createClient } from "@libsql/client"
 import { eq } from "drizzle-orm"
 import { drizzle as libsql } from "drizzle-orm/libsql"
+import { drizzle as mysql2 } from "drizzle-orm/mysql2"
+import { mysqlTable, timestamp as mysqlTimestamp, varbinary, varchar } from "drizzle-orm/mysql-core"
 import { pgTable, text, timestamp } from "drizzle-orm/pg-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createConnection, createPool } from "mysql2"
+import type { AuthConfig } from "@latch/core/types"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { Browser, SECRET } from "../../core/test/helpers/request.js"
 import { DrizzleAdapter, DrizzleAdapterError, installSessionTriggers } from "../src/index.js"
+import * as mysqlSchema from "../src/mysql/schema.js"
 import * as pgSchema from "../src/pg/schema.js"
-import { createTables, databases, pgMigration, type TestDatabase } from "./databases.js"
+import {
+  createTables,
+  databases,
+  mysqlMigration,
+  openMariadb,
+  pgMigration,
+  type TestDatabase,
+} from "./databases.js"
 
 const newUser = () => {
   const id = `user-${randomUUID()}`
@@ -29,7 +42,7 @@ async function until(ready: () => boolean) {
   }
 }
 
-describe.each(databases)("DrizzleAdapter on $name", ({ open }) => {
+describe.each(databases)("DrizzleAdapter on $name", ({ name, open, watch }) => {
   let database: TestDatabase
   let a: Required<Adapter>
   beforeAll(async () => {
@@ -99,35 +112,62 @@ describe.each(databases)("DrizzleAdapter on $name", ({ open }) => {
     expect(await a.useRecoveryCode(user.id, "ef".repeat(32))).toBe(true)
   })
 
-  it("reports revocations made through another adapter on the same database", async () => {
-    const other = DrizzleAdapter(database.db) as Required<Adapter>
-    const user = newUser()
-    await a.createUser(user)
-    const sessions = [randomUUID(), randomUUID()].map((sessionToken) => ({
-      sessionToken,
-      userId: user.id,
-      expires: hour(),
-      id: randomUUID(),
-    }))
-    for (const session of sessions) await a.createSession(session)
-    const changes: SessionChange[] = []
-    let live = false
-    const watch = await a.watchSessions({
-      changed: (change) => changes.push(change),
-      live: (value) => (live = value),
+  if (watch) {
+    it("reports revocations made through another adapter on the same database", async () => {
+      const other = DrizzleAdapter(database.db) as Required<Adapter>
+      const user = newUser()
+      await a.createUser(user)
+      const sessions = [randomUUID(), randomUUID()].map((sessionToken) => ({
+        sessionToken,
+        userId: user.id,
+        expires: hour(),
+        id: randomUUID(),
+      }))
+      for (const session of sessions) await a.createSession(session)
+      const changes: SessionChange[] = []
+      let live = false
+      const watch = await a.watchSessions({
+        changed: (change) => changes.push(change),
+        live: (value) => (live = value),
+      })
+      try {
+        await until(() => live)
+        await other.deleteSessionById(user.id, sessions[0]!.id)
+        await until(() =>
+          changes.some((c) => "sessionToken" in c && c.sessionToken === sessions[0]!.sessionToken),
+        )
+        await other.updateUser({ id: user.id, name: "Ada King" })
+        await until(() => changes.some((c) => "userId" in c && c.userId === user.id))
+      } finally {
+        await watch.close()
+      }
     })
-    try {
-      await until(() => live)
-      await other.deleteSessionById(user.id, sessions[0]!.id)
-      await until(() =>
-        changes.some((c) => "sessionToken" in c && c.sessionToken === sessions[0]!.sessionToken),
-      )
-      await other.updateUser({ id: user.id, name: "Ada King" })
-      await until(() => changes.some((c) => "userId" in c && c.userId === user.id))
-    } finally {
-      await watch.close()
-    }
+  } else {
+    it("offers no session watch, so that the session cache cannot be turned on unseen", () => {
+      expect(a.watchSessions).toBeUndefined()
+      expect(typeof a.incrementCounter).toBe("function")
+    })
+  }
+
+  it("keeps addresses that differ only in case as two users", async () => {
+    const lower = newUser()
+    const upper = { ...newUser(), email: lower.email.toUpperCase() }
+    await a.createUser(lower)
+    await a.createUser(upper)
+    expect(await a.getUserByEmail(lower.email)).toMatchObject({ id: lower.id })
+    expect(await a.getUserByEmail(upper.email)).toMatchObject({ id: upper.id })
+    expect(await a.getUserByEmail(`${lower.email} `)).toBeNull()
   })
+
+  if (name.startsWith("MariaDB")) {
+    it("refuses an address longer than its column with a DrizzleAdapterError, keeping nothing", async () => {
+      const user = { ...newUser(), email: `${"a".repeat(250)}@example.com` }
+      const error = await Promise.resolve(a.createUser(user)).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(DrizzleAdapterError)
+      expect((error as DrizzleAdapterError).code).toBe("ER_DATA_TOO_LONG")
+      expect(await a.getUser(user.id)).toBeNull()
+    })
+  }
 
   it("wraps a database error in a DrizzleAdapterError naming the method", async () => {
     const user = newUser()
@@ -141,7 +181,7 @@ describe.each(databases)("DrizzleAdapter on $name", ({ open }) => {
 describe("DrizzleAdapter setup", () => {
   it("refuses an object that is not a Drizzle database, naming what it takes", () => {
     expect(() => DrizzleAdapter({ query: () => {} })).toThrow(
-      /needs a Drizzle database for PostgreSQL .* or SQLite/,
+      /needs a Drizzle database for PostgreSQL .*, SQLite .* or MySQL \/ MariaDB/,
     )
   })
 
@@ -153,6 +193,83 @@ describe("DrizzleAdapter setup", () => {
       expect(typeof adapter.incrementCounter).toBe("function")
     } finally {
       client.close()
+    }
+  })
+
+  it("on MySQL, refuses a single connection, whose transactions concurrent requests would mix", () => {
+    const connection = createConnection({ host: "127.0.0.1", port: 1 })
+    connection.on("error", () => {})
+    try {
+      expect(() => DrizzleAdapter(mysql2(connection))).toThrow(/needs drizzle\(pool\).*createPool/)
+    } finally {
+      connection.destroy()
+    }
+  })
+
+  it("on MySQL, the session cache alone is refused with an error naming watchSessions", async () => {
+    const pool = createPool({ host: "127.0.0.1", port: 1 })
+    try {
+      const error = vi.fn()
+      const config: AuthConfig = {
+        secret: SECRET,
+        trustHost: true,
+        adapter: DrizzleAdapter(mysql2(pool)),
+        session: { strategy: "database", cache: true },
+        providers: [],
+        logger: { error, warn: () => {}, debug: () => {} },
+      }
+      const response = await new Browser(config as never).fetch("/auth/session")
+      expect(response.status).toBe(500)
+      expect(await response.text()).not.toMatch(/at .*\.ts:\d+/)
+      expect(error.mock.calls[0]![0].message).toMatch(/watchSessions.*session\.cache/)
+    } finally {
+      await new Promise((resolve) => pool.end(resolve))
+    }
+  })
+
+  it("on MySQL, takes custom tables with their own column names and extra columns", async () => {
+    const database = await openMariadb()
+    try {
+      const members = mysqlTable("member", {
+        id: varchar("member_id", { length: 255 }).primaryKey(),
+        name: varchar("full_name", { length: 255 }),
+        email: varbinary("email_address", { length: 255 }).unique(),
+        emailVerified: mysqlTimestamp("verified_at", { mode: "date", fsp: 3 }),
+        image: varchar("picture", { length: 255 }),
+        role: varchar("role", { length: 32 }).notNull().default("reader"),
+      })
+      const { users: _users, ...rest } = mysqlSchema
+      const statements = (await mysqlMigration({ ...rest, members })).map((statement) =>
+        statement.replaceAll("REFERENCES `user`(`id`)", "REFERENCES `member`(`member_id`)"),
+      )
+      await database.apply(statements)
+      const adapter = DrizzleAdapter(database.db, { usersTable: members }) as Required<Adapter>
+      const user = { ...newUser(), role: "admin" }
+      await adapter.createUser(user)
+      expect(await adapter.getUserByEmail(user.email)).toMatchObject({ role: "admin" })
+      const [row] = await database.db.select().from(members).where(eq(members.id, user.id))
+      expect(row).toMatchObject({ name: "Ada", role: "admin" })
+      await adapter.createSession({ sessionToken: "t-custom", userId: user.id, expires: hour() })
+      expect(await adapter.getSessionAndUser("t-custom")).toMatchObject({
+        user: { id: user.id, role: "admin" },
+      })
+      await adapter.setPasswordHash(user.id, "hash")
+      expect(await adapter.deleteUser(user.id)).toMatchObject({ id: user.id, role: "admin" })
+      expect(await adapter.getSessionAndUser("t-custom")).toBeNull()
+      expect(await adapter.getPasswordHash(user.id)).toBeNull()
+    } finally {
+      await database.close()
+    }
+  })
+
+  it("on MySQL, takes a pool and offers no session watch", async () => {
+    const pool = createPool({ host: "127.0.0.1", port: 1 })
+    try {
+      const adapter = DrizzleAdapter(mysql2(pool))
+      expect(adapter.watchSessions).toBeUndefined()
+      expect(typeof adapter.incrementCounter).toBe("function")
+    } finally {
+      await new Promise((resolve) => pool.end(resolve))
     }
   })
 
