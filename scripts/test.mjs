@@ -38,6 +38,11 @@ const SYSTEM_PACKAGES = [
     },
   },
   {
+    name: "mariadb-server",
+    why: "a real MariaDB server for @latch/drizzle-adapter's MySQL tests (each run starts its own, in a temporary directory, on a free port)",
+    present: () => has("mariadbd") || existsSync("/usr/sbin/mariadbd"),
+  },
+  {
     name: "redis-server",
     why: "a real Redis server for @latch/redis-store's tests (each run starts its own on a free port)",
     present: () => has("redis-server"),
