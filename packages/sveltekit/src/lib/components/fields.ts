@@ -13,17 +13,21 @@ export type FormOptions =
 /**
  * The `[name, value]` pairs of hidden inputs for `options`: the text values of a `FormData` (a
  * file cannot be a hidden input), and every set value of a record as text (`undefined` and
- * `null` are left out rather than sent as the words).
+ * `null` are left out rather than sent as the words); then each of `authorizationParams` (any
+ * form `URLSearchParams` takes) as `authorizationParams-<name>`.
  */
-export function formFields(options: FormOptions | undefined): [string, string][] {
-  if (!options) return []
+export function formFields(
+  options: FormOptions | undefined,
+  authorizationParams?: string | string[][] | Record<string, string> | URLSearchParams,
+): [string, string][] {
   const fields: [string, string][] = []
   if (options instanceof FormData) {
     for (const [name, value] of options) if (typeof value === "string") fields.push([name, value])
-    return fields
+  } else {
+    for (const [name, value] of Object.entries(options ?? {}))
+      if (value != null) fields.push([name, String(value)])
   }
-  for (const [name, value] of Object.entries(options)) {
-    if (value !== undefined && value !== null) fields.push([name, String(value)])
-  }
+  for (const [name, value] of new URLSearchParams(authorizationParams))
+    fields.push([`authorizationParams-${name}`, value])
   return fields
 }
