@@ -4,6 +4,8 @@
 //   node tools/api-report/cli.mjs check [--package <dir>]   regenerate, compare with the
 //       committed reports (packages/<pkg>/api/), then the bump check; fails on a difference
 //   node tools/api-report/cli.mjs update [--package <dir>]  regenerate and write them
+//   --base <ref>   the bump check compares with this commit's reports instead of the last
+//                  release's (or the merge base with main)
 //
 // Root scripts: `pnpm run api:check`, `pnpm run api:update`. The packages must be built.
 import { existsSync } from "node:fs"
@@ -18,11 +20,16 @@ import { packageReports } from "./lib/reports.mjs"
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { package: { type: "string", multiple: true, default: [] } },
+  options: {
+    package: { type: "string", multiple: true, default: [] },
+    base: { type: "string" },
+  },
 })
 const command = positionals[0]
 if (command !== "check" && command !== "update") {
-  console.error("usage: node tools/api-report/cli.mjs check|update [--package <dir>]")
+  console.error(
+    "usage: node tools/api-report/cli.mjs check|update [--package <dir>] [--base <ref>]",
+  )
   process.exit(2)
 }
 
@@ -74,7 +81,7 @@ if (command === "check" && failed) {
 if (command === "check") {
   const changesets = changesetBumps(join(root, ".changeset"))
   for (const pkg of packages) {
-    const { ok, message } = checkBump(root, pkg, changesets)
+    const { ok, message } = checkBump(root, pkg, changesets, values.base)
     if (ok) console.log(`✓ ${message}`)
     else {
       failed = true

@@ -99,7 +99,8 @@ function releaseTag(root, name) {
 }
 
 /** The commit the reports are compared with, and why that one. */
-export function baseline(root, name) {
+export function baseline(root, name, base) {
+  if (base) return { ref: base, why: `${base} (--base)` }
   const tag = releaseTag(root, name)
   if (tag) return { ref: tag, why: `the last release, tag ${tag}` }
   for (const main of ["main", "origin/main"]) {
@@ -111,11 +112,12 @@ export function baseline(root, name) {
 }
 
 /**
- * Checks one package. Its reports in the working tree are compared with the baseline's.
+ * Checks one package. Its reports in the working tree are compared with the baseline's (or
+ * with those of the commit `override` names).
  * @returns {{ ok: boolean, message: string }}
  */
-export function checkBump(root, pkg, changesets) {
-  const base = baseline(root, pkg.name)
+export function checkBump(root, pkg, changesets, override) {
+  const base = baseline(root, pkg.name, override)
   if (!base) return { ok: true, message: `${pkg.name}: no git history, no baseline` }
   const folder = relative(root, join(pkg.dir, "api"))
   if (!git(root, "ls-tree", "-r", "--name-only", base.ref, "--", folder)?.trim()) {
