@@ -121,7 +121,10 @@ export function checkBump(root, pkg, changesets, override) {
   if (!base) return { ok: true, message: `${pkg.name}: no git history, no baseline` }
   const folder = relative(root, join(pkg.dir, "api"))
   if (!git(root, "ls-tree", "-r", "--name-only", base.ref, "--", folder)?.trim()) {
-    return { ok: true, message: `${pkg.name}: no reports at ${base.why}; nothing to compare` }
+    return {
+      ok: true,
+      message: `${pkg.name}: no reports at the baseline (${base.why}); nothing to compare`,
+    }
   }
   let diff = git(root, "diff", "--no-color", "--unified=0", base.ref, "--", folder) ?? ""
   // Report files git does not track yet (a new entry point) are additions too.
