@@ -80,7 +80,10 @@ export default defineAddon({
         const lines = content.split("\n").map((line) => line.trim())
         const missing = ignored.filter((entry) => !lines.includes(entry))
         if (missing.length === 0) return false
-        const why = "# Latch: the secrets in .env, and PGlite's data"
+        const why =
+          plan.database === "pglite"
+            ? "# Latch: the secrets in .env, and PGlite's data"
+            : "# Latch: the secrets in .env"
         return `${content.replace(/\n*$/, "\n")}\n${why}\n${missing.join("\n")}\n`
       }),
     )

@@ -32,8 +32,9 @@ export function authModule(plan: Plan): string {
     imports.push(`import Nodemailer from "@latch/sveltekit/providers/nodemailer"`)
     const why = has("email")
       ? "Sign-in links by email"
-      : "The mail transport of password accounts (it also offers sign-in links by email)"
-    providers.push(`    // ${why}: the SMTP server is AUTH_EMAIL_SERVER, the sender AUTH_EMAIL_FROM.
+      : "The mails of password accounts (Nodemailer also offers sign-in links by email)"
+    providers.push(`    // ${why}:
+    // the SMTP server is AUTH_EMAIL_SERVER, the sender AUTH_EMAIL_FROM.
     Nodemailer(),`)
   }
   if (has("github")) {

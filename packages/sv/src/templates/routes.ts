@@ -68,7 +68,8 @@ function signInPage(plan: Plan) {
   {/snippet}
   {#snippet submitButton()}Sign in with your password{/snippet}
 </SignIn>
-<p>
+<!-- Latch's built-in pages, outside the app's router: a full page load. -->
+<p data-sveltekit-reload>
   <a href="/auth/signup">Create an account</a> ·
   <a href="/auth/reset-password">Forgot your password?</a>
 </p>`)
