@@ -17,5 +17,6 @@ export function dependencyVersions() {
     pg: pg.pg,
     "@types/pg": pg["@types/pg"],
     nodemailer: core.nodemailer,
+    "@types/node": manifest("core").devDependencies["@types/node"],
   }
 }

@@ -44,6 +44,10 @@ export default defineAddon({
     kept.length = 0
 
     addDependencies(sv, plan)
+    // PGlite's module makes its data folder with node:fs; sv's minimal template has no Node types.
+    if (plan.database === "pglite" && !dependencyVersion("@types/node")) {
+      sv.devDependency("@types/node", version("@types/node"))
+    }
     const src = directory.src
     sv.file(`${src}/auth.ts`, create(`${src}/auth.ts`, authModule(plan)))
     const database = databaseModule(plan)
@@ -59,7 +63,7 @@ export default defineAddon({
       sv.file(`${directory.lib}/server/db/schema.ts`, spreadDrizzleTables(plan.drizzleSchema))
     }
     sv.file(`${src}/hooks.server.ts`, (content) =>
-      content.trim() === "" ? newHooks : mergeHooks("ts")(content),
+      content.trim() === "" ? newHooks : mergeHooks()(content),
     )
     sv.file(`${src}/app.d.ts`, declareLocals)
     for (const [route, content] of Object.entries(routeFiles(plan))) {

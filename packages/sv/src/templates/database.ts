@@ -7,12 +7,16 @@ export function databaseModule(plan: Plan): string | undefined {
       return `// Latch's users, accounts and sessions in an embedded PostgreSQL (PGlite), in the folder
 // AUTH_PGLITE_DIR (default ./data/auth). One process owns it: for several instances of the app,
 // use a PostgreSQL server.
+import { mkdirSync } from "node:fs"
 import { env } from "$env/dynamic/private"
 import { PGlite } from "@electric-sql/pglite"
 import { PostgresAdapter, migrate } from "@latch/pg-adapter"
 
 export async function openDatabase() {
-  const db = new PGlite(env.AUTH_PGLITE_DIR || "./data/auth")
+  const dir = env.AUTH_PGLITE_DIR || "./data/auth"
+  // PGlite makes its own folder, not the folders above it.
+  mkdirSync(dir, { recursive: true })
+  const db = new PGlite(dir)
   // Creates Latch's tables when they are missing; safe at every start.
   await migrate(db)
   return PostgresAdapter(db)
