@@ -1,7 +1,8 @@
 // `npm test`: installs what is missing (pnpm, dependencies, the system packages below), builds,
 // then runs every check and test suite: lint, types, the published packages' manifests and types
 // (publint, attw), unit and integration tests of each package (the adapter's against PGlite and a
-// throwaway PostgreSQL cluster), the packed packages installed with npm in fresh SvelteKit apps
+// throwaway PostgreSQL cluster; @latch/sv's, four apps made with `sv create` and `sv add @latch`,
+// built, served and signed in to), the packed packages installed with npm in fresh SvelteKit apps
 // outside the workspace (SvelteKit 2; SvelteKit 2.13.0 with Svelte 5.0.0, then Svelte 4.0.0, the
 // lowest the peer ranges allow; SvelteKit 3 on Node.js 22, with @latch/sveltekit's tests run
 // against it too), one program of sign-in flows on every runtime (Node.js 20, 22 and 24, Bun,
