@@ -1,6 +1,7 @@
-// Shared by the install checks (pack-check.mjs, kit3-check.mjs): temporary directories and child
-// processes that are cleaned up however the script ends, the packed tarballs of the workspace's
-// packages, and a Node.js binary of another major version from the npm registry's `node` package.
+// Shared by the install checks (pack-check.mjs, kit3-check.mjs) and @latch/sv's app test:
+// temporary directories and child processes that are cleaned up however the script ends, the
+// packed tarballs of the workspace's packages, a Node.js binary of another major version from the
+// npm registry's `node` package, and a browser as far as sign-in goes (cookies, forms).
 import { spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
@@ -189,4 +190,58 @@ export async function npmInstall(dir, node) {
     cwd: dir,
     env: nodeEnv(node),
   })
+}
+
+/** A browser, as far as sign-in goes: a cookie jar, `Origin` on POSTs, no automatic redirects. */
+export function browser(origin) {
+  const jar = new Map()
+  async function request(path, { method = "GET", form } = {}) {
+    const headers = { accept: "text/html" }
+    if (jar.size) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
+    if (method === "POST") {
+      headers.origin = origin
+      headers["content-type"] = "application/x-www-form-urlencoded"
+    }
+    const response = await fetch(new URL(path, origin), {
+      method,
+      headers,
+      body: form ? new URLSearchParams(form) : undefined,
+      redirect: "manual",
+    })
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(";")
+      const name = pair.slice(0, pair.indexOf("="))
+      const value = pair.slice(pair.indexOf("=") + 1)
+      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a)) || value === ""
+      if (expired) jar.delete(name)
+      else jar.set(name, value)
+    }
+    return { status: response.status, location: response.headers.get("location"), response }
+  }
+  return { jar, request }
+}
+
+/**
+ * The first form of a page that `test`s true: its action (resolved against the page's path, as
+ * SvelteKit renders paths relative to the page) and its hidden fields.
+ */
+export function findForm(html, pagePath, test, description) {
+  for (const [, attributes, body] of html.matchAll(/<form([^>]*)>([\s\S]*?)<\/form>/g)) {
+    if (!test(attributes, body)) continue
+    const action = /action="([^"]*)"/.exec(attributes)?.[1] ?? ""
+    const hidden = {}
+    for (const [input] of body.matchAll(/<input[^>]*type="hidden"[^>]*>/g)) {
+      const field = /name="([^"]*)"/.exec(input)?.[1]
+      if (field) hidden[field] = /value="([^"]*)"/.exec(input)?.[1] ?? ""
+    }
+    const url = new URL(action.replaceAll("&amp;", "&"), new URL(pagePath, "http://a"))
+    return { action: url.pathname + url.search, hidden }
+  }
+  throw new Error(`no form ${description} in:\n${html}`)
+}
+
+/** The first form with a field named `name` (SvelteKit 3 names a remote form's `name/<form id>`). */
+export function formWith(html, name, pagePath) {
+  const field = new RegExp(`name="${name}(/[^"]*)?"`)
+  return findForm(html, pagePath, (_, body) => field.test(body), `with a "${name}" field`)
 }

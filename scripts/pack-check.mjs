@@ -21,7 +21,10 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { parseArgs } from "node:util"
 import {
+  browser,
   exec,
+  findForm,
+  formWith,
   freePort,
   nodeBinary,
   nodeEnv,
@@ -407,60 +410,6 @@ function svelte4Files(tarballs, origin) {
 <button on:click={refresh}>{name || "Who am I?"}</button>
 `,
   }
-}
-
-/** A browser, as far as sign-in goes: a cookie jar, `Origin` on POSTs, no automatic redirects. */
-function browser(origin) {
-  const jar = new Map()
-  async function request(path, { method = "GET", form } = {}) {
-    const headers = { accept: "text/html" }
-    if (jar.size) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
-    if (method === "POST") {
-      headers.origin = origin
-      headers["content-type"] = "application/x-www-form-urlencoded"
-    }
-    const response = await fetch(new URL(path, origin), {
-      method,
-      headers,
-      body: form ? new URLSearchParams(form) : undefined,
-      redirect: "manual",
-    })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(";")
-      const name = pair.slice(0, pair.indexOf("="))
-      const value = pair.slice(pair.indexOf("=") + 1)
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a)) || value === ""
-      if (expired) jar.delete(name)
-      else jar.set(name, value)
-    }
-    return { status: response.status, location: response.headers.get("location"), response }
-  }
-  return { jar, request }
-}
-
-/**
- * The first form of a page that `test`s true: its action (resolved against the page's path, as
- * SvelteKit renders paths relative to the page) and its hidden fields.
- */
-function findForm(html, pagePath, test, description) {
-  for (const [, attributes, body] of html.matchAll(/<form([^>]*)>([\s\S]*?)<\/form>/g)) {
-    if (!test(attributes, body)) continue
-    const action = /action="([^"]*)"/.exec(attributes)?.[1] ?? ""
-    const hidden = {}
-    for (const [input] of body.matchAll(/<input[^>]*type="hidden"[^>]*>/g)) {
-      const field = /name="([^"]*)"/.exec(input)?.[1]
-      if (field) hidden[field] = /value="([^"]*)"/.exec(input)?.[1] ?? ""
-    }
-    const url = new URL(action.replaceAll("&amp;", "&"), new URL(pagePath, "http://a"))
-    return { action: url.pathname + url.search, hidden }
-  }
-  throw new Error(`no form ${description} in:\n${html}`)
-}
-
-/** The first form with a field named `name` (SvelteKit 3 names a remote form's `name/<form id>`). */
-function formWith(html, name, pagePath) {
-  const field = new RegExp(`name="${name}(/[^"]*)?"`)
-  return findForm(html, pagePath, (_, body) => field.test(body), `with a "${name}" field`)
 }
 
 async function signInFlows(origin) {

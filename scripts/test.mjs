@@ -1,12 +1,14 @@
 // `npm test`: installs what is missing (pnpm, dependencies, the system packages below), builds,
 // then runs every check and test suite: lint, types, the published packages' manifests, types
-// (publint, attw) and API reports, unit and integration tests of each package (the adapter's
-// against PGlite and a throwaway PostgreSQL cluster), the packed packages installed with npm in
-// fresh SvelteKit apps outside the workspace (SvelteKit 2; SvelteKit 2.13.0 with Svelte 5.0.0, then
-// Svelte 4.0.0, the lowest the peer ranges allow; SvelteKit 3 on Node.js 22, with
-// @latch/sveltekit's tests run against it too), one program of sign-in flows on every runtime
-// (Node.js 20, 22 and 24, Bun, Deno, workerd), a SvelteKit app deployed with four adapters, each
-// run in its runtime, and the end-to-end tests in a real Chromium.
+// (publint, attw) and API reports, unit and integration tests of each package (the adapters'
+// against PGlite, throwaway PostgreSQL and MariaDB servers, SQLite files, D1 in workerd and Redis),
+// four apps made with `sv create` and `sv add @latch`, built, served and signed in to, the packed
+// packages installed with npm in fresh SvelteKit apps outside the workspace (SvelteKit 2;
+// SvelteKit 2.13.0 with Svelte 5.0.0, then Svelte 4.0.0, the lowest the peer ranges allow;
+// SvelteKit 3 on Node.js 22, with @latch/sveltekit's tests run against it too), one program of
+// sign-in flows on every runtime (Node.js 20, 22 and 24, Bun, Deno, workerd), a SvelteKit app
+// deployed with four adapters, each run in its runtime, and the end-to-end tests in a real
+// Chromium.
 //
 // It prints each step's wall time and the total, and fails if the run changed a file git tracks
 // (everything a run writes goes to git-ignored folders or the system's temporary directory).
@@ -170,6 +172,8 @@ step("package suites", "pnpm", [
   "run",
   "test",
 ])
+// Four apps made with `sv create` and `sv add @latch`, built, served and signed in to.
+step("sv add @latch", "pnpm", ["--filter", "@latch/sv", "run", "test:apps"])
 // One program of sign-in flows through Auth() on Node.js 20/22/24, Bun, Deno and workerd.
 step("runtimes", "pnpm", ["--filter", "latch-runtimes", "run", "test"])
 // A SvelteKit app built with adapter-node, -cloudflare, -vercel (edge) and -netlify (edge), each
