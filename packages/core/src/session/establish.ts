@@ -11,7 +11,7 @@ import type { Account, AccountChange, Profile, User } from "../types.js"
 import { emitEvent } from "./events.js"
 import { resolveUser, storeMethod, type MethodToAdd } from "./link-account.js"
 import { createDatabaseSession } from "./database-strategy.js"
-import { clearSessionToken, writeSessionToken } from "./jwt-strategy.js"
+import { clearSessionToken, writeSessionToken } from "./jwt-cookie.js"
 import { refreshingProvider, sessionTokensOf } from "./refresh-config.js"
 
 /** Who signed in, as a flow found out. */

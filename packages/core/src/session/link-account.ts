@@ -19,7 +19,7 @@ import type { Identity } from "./establish.js"
 import { emitEvent } from "./events.js"
 import { refreshingProvider, tokenFields } from "./refresh-config.js"
 import { signedInUserId } from "./signed-in.js"
-import { adoptAccount } from "../account/unproven.js"
+import { adoptAccount } from "../account/adopt.js"
 
 /** A sign-in method to add to the signed-in user, once the change is allowed. */
 export interface MethodToAdd {
