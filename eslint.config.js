@@ -26,6 +26,10 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
       ],
       "no-empty": ["error", { allowEmptyCatch: true }],
+      // `import { type A } from "./a"` still loads ./a under `verbatimModuleSyntax`: written
+      // `import type`, it is gone at run time, as the import-cycle check (scripts/cycles.mjs)
+      // takes it to be.
+      "@typescript-eslint/no-import-type-side-effects": "error",
     },
   },
 )

@@ -1,5 +1,5 @@
-// `pnpm run lint`: ESLint and Prettier on what git tracks (and new files not yet added, unless
-// git ignores them) — never on what the demo, the tests or the benchmarks write into the
+// `pnpm run lint`: no import cycle in packages/*/src (scripts/cycles.mjs), then ESLint and
+// Prettier on what git tracks (and new files not yet added, unless git ignores them) — never on what the demo, the tests or the benchmarks write into the
 // checkout (the demo's mailbox and database under apps/demo/.data, test results, builds), so the
 // README's commands may run in any order. Outside a git checkout (an unpacked archive), the whole
 // tree, with the tools' own ignore files.
@@ -11,6 +11,20 @@ function run(tool, args) {
   const result = spawnSync("pnpm", ["exec", tool, ...args], { cwd: root, stdio: "inherit" })
   if (result.status !== 0) {
     console.error(`\n✗ ${tool} found problems (exit ${result.status ?? result.signal})`)
+    process.exit(result.status ?? 1)
+  }
+}
+
+/** No import cycle in the published packages' sources (scripts/cycles.mjs says why). */
+function cycles() {
+  const result = spawnSync(process.execPath, ["scripts/cycles.mjs"], {
+    cwd: root,
+    stdio: "inherit",
+  })
+  if (result.status !== 0) {
+    console.error(
+      `\n✗ the import-cycle check found problems (exit ${result.status ?? result.signal})`,
+    )
     process.exit(result.status ?? 1)
   }
 }
@@ -37,9 +51,11 @@ if (process.argv.includes("--list")) {
   // What would be linted, one per line (for the test that the demo's own files are not).
   console.log((files ?? ["."]).join("\n"))
 } else if (!files) {
+  cycles()
   run("eslint", ["."])
   run("prettier", ["--check", "."])
 } else {
+  cycles()
   const scripts = files.filter((file) => /\.(c|m)?(j|t)s$/.test(file))
   // Explicit files skip ESLint's directory walk but not its `ignores`: say nothing of those.
   run("eslint", ["--no-warn-ignored", ...scripts])

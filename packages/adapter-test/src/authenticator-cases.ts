@@ -4,7 +4,7 @@
  * pass).
  */
 import type { AdapterAuthenticator } from "@latch/core/adapters"
-import type { DefineCase, Full } from "./cases.js"
+import type { DefineCase, Full } from "./case.js"
 import { newAccount, newAuthenticator, newUser, randomId } from "./fixtures.js"
 import type { TestApi } from "./test-api.js"
 

@@ -1,7 +1,7 @@
 /**
  * The cases of the conformance suite, grouped by what they store.
  */
-import type { Adapter } from "@latch/core/adapters"
+import type { DefineCase, Full } from "./case.js"
 import { defineDeleteAuthenticatorCases } from "./authenticator-cases.js"
 import {
   fromNow,
@@ -19,11 +19,7 @@ import { defineSessionFieldCases } from "./session-cases.js"
 import type { TestApi } from "./test-api.js"
 import { defineTwoFactorCases } from "./two-factor-cases.js"
 
-export type Full = Required<Adapter>
 type WithAdapter = (test: (adapter: Full) => Promise<void>) => Promise<void>
-/** A case: the adapter, and `skip(why)` for a case that does not apply to it. */
-export type Case = (adapter: Full, skip: (why: string) => void) => Promise<void>
-export type DefineCase = (title: string, test: Case) => void
 
 export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
   const { describe, expect } = t

@@ -5,7 +5,7 @@
  * methods skips the cases (with vitest; other runners see them pass); one with only some of them
  * fails, since the provider needs all three.
  */
-import type { DefineCase, Full } from "./cases.js"
+import type { DefineCase, Full } from "./case.js"
 import { newPasswordHash, newUser, randomId } from "./fixtures.js"
 import type { TestApi } from "./test-api.js"
 

@@ -6,7 +6,7 @@
  * the case (with vitest; other runners see it pass).
  */
 import type { SessionChange } from "@latch/core/adapters"
-import type { DefineCase, Full } from "./cases.js"
+import type { DefineCase, Full } from "./case.js"
 import { fromNow, newLatchSession, newUser, randomId } from "./fixtures.js"
 import type { TestApi } from "./test-api.js"
 

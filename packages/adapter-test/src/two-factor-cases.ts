@@ -5,7 +5,7 @@
  * them. An adapter without these methods skips the cases (with vitest; other runners see them
  * pass); one with only some of them fails, since two-factor authentication needs all five.
  */
-import type { DefineCase, Full } from "./cases.js"
+import type { DefineCase, Full } from "./case.js"
 import { newRecoveryCodeHashes, newTwoFactor, newUser, randomId } from "./fixtures.js"
 import type { TestApi } from "./test-api.js"
 

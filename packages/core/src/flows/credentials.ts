@@ -7,7 +7,7 @@
 import type { ActionContext } from "../actions/context.js"
 import { AuthError, CallbackRouteError, CredentialsSignin } from "../errors.js"
 import type { CredentialsConfig } from "../providers/index.js"
-import type { Identity } from "../session/establish.js"
+import type { Identity } from "../session/identity.js"
 import { admitAttempt } from "./credentials/rate-limit.js"
 import { passwordSettings, type PasswordConfig } from "../providers/password.js"
 import { authorizePassword } from "./password/sign-in.js"

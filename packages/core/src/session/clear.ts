@@ -3,7 +3,8 @@ import type { ActionContext } from "../actions/context.js"
 import { clearProof } from "../account/proof.js"
 import { deleteDatabaseSession, sessionTokenOf } from "./database-strategy.js"
 import { emitEvent } from "./events.js"
-import { clearSessionToken, readSessionToken } from "./jwt-strategy.js"
+import { clearSessionToken } from "./jwt-cookie.js"
+import { readSessionToken } from "./jwt-strategy.js"
 
 /**
  * Deletes the session and emits `signOut` with what it was: the stored session (database

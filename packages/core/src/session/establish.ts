@@ -5,29 +5,15 @@
  */
 import type { ActionContext } from "../actions/context.js"
 import { AccessDenied, CallbackRouteError } from "../errors.js"
-import type { AdapterAuthenticator, AdapterUser } from "../adapters.js"
+import type { AdapterUser } from "../adapters.js"
 import type { JWT } from "../jwt.js"
 import type { Account, AccountChange, Profile, User } from "../types.js"
 import { emitEvent } from "./events.js"
+import type { Identity } from "./identity.js"
 import { resolveUser, storeMethod, type MethodToAdd } from "./link-account.js"
 import { createDatabaseSession } from "./database-strategy.js"
-import { clearSessionToken, writeSessionToken } from "./jwt-strategy.js"
+import { clearSessionToken, writeSessionToken } from "./jwt-cookie.js"
 import { refreshingProvider, sessionTokensOf } from "./refresh-config.js"
-
-/** Who signed in, as a flow found out. */
-export interface Identity {
-  user: User
-  account: Account
-  profile?: Profile
-  /** The submitted form, for credentials sign-ins. */
-  credentials?: Record<string, unknown>
-  /** A WebAuthn credential to store for the user (a registration). */
-  authenticator?: Omit<AdapterAuthenticator, "userId">
-  /** Whether the flow creates the user (a WebAuthn registration without a signed-in user). */
-  isNewUser?: boolean
-  /** A passkey sign-in whose authenticator verified the user (two factors in one). */
-  userVerified?: boolean
-}
 
 /** A sign-in ready for its session: the user resolved, the second factor (if any) passed. */
 export interface CompletedSignIn {

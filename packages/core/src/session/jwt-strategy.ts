@@ -1,26 +1,14 @@
 /**
  * JWT sessions: the session is the encrypted token in the session cookie (chunked when long).
  * Latch's own encryption runs on the fast path of `lib/jwe.ts`; a configuration's own
- * `jwt.encode`/`jwt.decode` replace it.
+ * `jwt.encode`/`jwt.decode` replace it. Writing the cookie is `jwt-cookie.ts`'s (a session
+ * under an old cookie name, `migrate.ts`, is written there too).
  */
-import type { ActionContext } from "../actions/context.js"
 import { isCurrentToken, type JWT } from "../jwt.js"
-import { decryptJWE, encryptJWE } from "../lib/jwe.js"
+import { decryptJWE } from "../lib/jwe.js"
+import { secretParam, type SessionContext } from "./jwt-cookie.js"
 import { dropFallbackCookies, migrateJWTSession } from "./migrate.js"
-
-/** Marks a session of an unproven account (the constant of `account/unproven.ts`, kept here so
- * that reading a session loads nothing more unless the mark is there). */
-export const UNPROVEN_CLAIM = "latchUnproven"
-
-type SessionContext = Pick<ActionContext, "config" | "cookies" | "cookieOptions">
-
-/** Seconds since the epoch. */
-export const nowSeconds = (): number => Math.floor(Date.now() / 1000)
-
-function secretParam(ctx: SessionContext): string | string[] {
-  const { secrets } = ctx.config
-  return secrets.length === 1 ? secrets[0]! : secrets
-}
+import { UNPROVEN_CLAIM } from "./unproven-claim.js"
 
 /**
  * The token in the request's session cookie, or `null` when absent, invalid or expired. A
@@ -63,39 +51,4 @@ async function readToken(ctx: SessionContext): Promise<{ present: boolean; token
   }
   const payload = await decryptJWE(value, await ctx.config.sessionKeys(salt))
   return { present: true, token: isCurrentToken(payload) ? payload : null }
-}
-
-/**
- * Encrypts `token` into the session cookie, with a fresh `iat`, `exp` and `jti`. Returns when the
- * session expires.
- */
-export async function writeSessionToken(ctx: SessionContext, token: JWT): Promise<Date> {
-  const { name, options } = ctx.cookieOptions.sessionToken
-  const maxAge = ctx.config.jwt.maxAge
-  const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
-  let value: string
-  if (ctx.config.builtInJWT) {
-    const issuedAt = nowSeconds()
-    const [key] = await ctx.config.sessionKeys(name)
-    value = await encryptJWE(
-      { ...claims, iat: issuedAt, exp: issuedAt + maxAge, jti: crypto.randomUUID() },
-      key!,
-    )
-  } else {
-    value = await ctx.config.jwt.encode({
-      token: claims,
-      secret: secretParam(ctx),
-      salt: name,
-      maxAge,
-    })
-  }
-  const expires = new Date((nowSeconds() + maxAge) * 1000)
-  ctx.cookies.setChunked(name, value, { ...options, expires })
-  return expires
-}
-
-/** Deletes the session cookie and all of its chunks. */
-export function clearSessionToken(ctx: SessionContext): void {
-  const { name, options } = ctx.cookieOptions.sessionToken
-  ctx.cookies.deleteChunked(name, options)
 }

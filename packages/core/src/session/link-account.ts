@@ -15,11 +15,11 @@ import type { Adapter, AdapterAccount, AdapterUser } from "../adapters.js"
 import { AccountNotLinked, CallbackRouteError, OAuthAccountNotLinked } from "../errors.js"
 import { callAdapter, requireMethods } from "./adapter-call.js"
 import type { Account, TokenSet, User } from "../types.js"
-import type { Identity } from "./establish.js"
+import type { Identity } from "./identity.js"
 import { emitEvent } from "./events.js"
 import { refreshingProvider, tokenFields } from "./refresh-config.js"
 import { signedInUserId } from "./signed-in.js"
-import { adoptAccount } from "../account/unproven.js"
+import { adoptAccount } from "../account/adopt.js"
 
 /** A sign-in method to add to the signed-in user, once the change is allowed. */
 export interface MethodToAdd {

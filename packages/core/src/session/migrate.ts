@@ -14,7 +14,7 @@
 import type { ActionContext } from "../actions/context.js"
 import { isCurrentToken, type JWT } from "../jwt.js"
 import { decryptJWE } from "../lib/jwe.js"
-import { nowSeconds, writeSessionToken } from "./jwt-strategy.js"
+import { nowSeconds, writeSessionToken } from "./jwt-cookie.js"
 import { fallbackSessionCookies, sessionKeys } from "./session-cookies.js"
 
 type SessionContext = Pick<ActionContext, "config" | "cookies" | "cookieOptions">

@@ -10,13 +10,9 @@ import { isUnavailable } from "../response/unavailable.js"
 import { readDatabaseSession } from "./database-strategy.js"
 import { emitEvent } from "./events.js"
 import { anyRefreshingProvider } from "./refresh-config.js"
-import {
-  clearSessionToken,
-  nowSeconds,
-  readSessionToken,
-  UNPROVEN_CLAIM,
-  writeSessionToken,
-} from "./jwt-strategy.js"
+import { clearSessionToken, nowSeconds, writeSessionToken } from "./jwt-cookie.js"
+import { readSessionToken } from "./jwt-strategy.js"
+import { UNPROVEN_CLAIM } from "./unproven-claim.js"
 
 type SessionContext = Pick<ActionContext, "config" | "cookies" | "cookieOptions" | "logger">
 

@@ -19,7 +19,7 @@ import {
 } from "../../errors.js"
 import { customFetch } from "../../markers.js"
 import type { OAuthProviderConfig, ProviderFetch } from "../../providers/index.js"
-import type { Identity } from "../../session/establish.js"
+import type { Identity } from "../../session/identity.js"
 import type { Profile, TokenSet } from "../../types.js"
 import { checksOf, clearChecks, nonce, pkce, state } from "./checks.js"
 import { authorizationServerOf } from "./discovery.js"

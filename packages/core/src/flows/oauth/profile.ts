@@ -1,5 +1,5 @@
 /** The provider's profile → the user and the account (RFC 6749 §5.1 token fields kept). */
-import type { Identity } from "../../session/establish.js"
+import type { Identity } from "../../session/identity.js"
 import { OAuthProfileParseError } from "../../errors.js"
 import { userFromClaims, type StandardClaims } from "../../lib/claims.js"
 import type { OAuthProviderConfig } from "../../providers/index.js"

@@ -5,7 +5,7 @@ import { PasswordError, type FormPage } from "../../errors.js"
 import { MAX_PASSWORD_LENGTH } from "../../password/hash.js"
 import { checkNewPassword } from "../../password/policy.js"
 import type { PasswordConfig, PasswordSettings } from "../../providers/password.js"
-import type { Identity } from "../../session/establish.js"
+import type { Identity } from "../../session/identity.js"
 import { withQuery } from "../../lib/url.js"
 
 /** The longest name a sign-up keeps. */

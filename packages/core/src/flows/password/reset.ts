@@ -10,7 +10,7 @@
  * `POST {basePath}/new-password/<id>` (the link's form): the new password is checked against the
  * policy before the link is spent (a refused password leaves the link usable); then the link is
  * spent, the address marked verified (the link proved it: an account whose address was unproven
- * is adopted clean, see `account/unproven.ts`), the password set, every session of the account
+ * is adopted clean, see `account/adopt.ts`), the password set, every session of the account
  * ended, the owner notified (`account/change.ts`), and the user signed in.
  */
 import type { ActionContext } from "../../actions/context.js"
@@ -19,7 +19,7 @@ import type { PasswordConfig, PasswordSettings } from "../../providers/password.
 import { callAdapter } from "../../session/adapter-call.js"
 import { establishSession } from "../../session/establish.js"
 import { resolveCallbackUrl } from "../../security/redirect.js"
-import { adoptAccount } from "../../account/unproven.js"
+import { adoptAccount } from "../../account/adopt.js"
 import { endUserSessions } from "../../session/end-sessions.js"
 import {
   checkYourEmailUrl,

@@ -14,14 +14,14 @@
  *   created) marks the address verified, keeping what the account holds, when it is followed
  *   by the one who created the account: in a browser signed in to it, or with its password typed
  *   on the page. Anyone else who follows it proves the address without knowing the password:
- *   they adopt the account clean (`account/unproven.ts`) — the password, second factor,
+ *   they adopt the account clean (`account/adopt.ts`) — the password, second factor,
  *   passkeys and sessions someone set before the address was proven are removed.
  *
  * Either way the user is signed in and sent where the sign-up form was headed.
  */
 import type { ActionContext } from "../../actions/context.js"
 import type { AdapterUser } from "../../adapters.js"
-import { adoptAccount } from "../../account/unproven.js"
+import { adoptAccount } from "../../account/adopt.js"
 import { PasswordError, Verification } from "../../errors.js"
 import type { PasswordConfig, PasswordSettings } from "../../providers/password.js"
 import { counterKey, counters } from "../../security/counter.js"

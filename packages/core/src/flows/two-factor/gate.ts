@@ -11,7 +11,7 @@
  */
 import type { ActionContext } from "../../actions/context.js"
 import type { AdapterUser } from "../../adapters.js"
-import type { Identity } from "../../session/establish.js"
+import type { Identity } from "../../session/identity.js"
 import type { User } from "../../types.js"
 import { hasSecondFactor } from "./store.js"
 

@@ -5,7 +5,7 @@
 import type { ActionContext } from "../../actions/context.js"
 import type { WebAuthnConfig } from "../../providers/webauthn.js"
 import { callAdapter } from "../../session/adapter-call.js"
-import type { Identity } from "../../session/establish.js"
+import type { Identity } from "../../session/identity.js"
 import { decodeBase64url } from "../../lib/base64url.js"
 import { webAuthnAdapter, type WebAuthnAdapter } from "./adapter.js"
 import type { Ceremony } from "./challenge.js"

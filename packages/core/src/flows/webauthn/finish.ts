@@ -4,7 +4,7 @@
  */
 import type { ActionContext } from "../../actions/context.js"
 import type { WebAuthnConfig } from "../../providers/webauthn.js"
-import type { Identity } from "../../session/establish.js"
+import type { Identity } from "../../session/identity.js"
 import { verifyAuthentication } from "./authenticate.js"
 import { useCeremony } from "./challenge.js"
 import { verifyRegistration } from "./register.js"
