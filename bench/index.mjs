@@ -155,7 +155,8 @@ ${passwordRuntimes.markdown}
 
 Run it with \`pnpm bench\` (or \`npm run bench\`) at the repository root: it installs, builds, then
 runs this package's \`bench\` script; or \`pnpm --filter latch-bench run bench\` after building
-\`@latch/core\`, \`@latch/pg-adapter\` and \`@latch/sveltekit\`. \`BENCH_QUICK=1\` runs fewer and
+\`@latch/core\`, \`@latch/pg-adapter\`, \`@latch/drizzle-adapter\`, \`@latch/redis-store\` and
+\`@latch/sveltekit\`. \`BENCH_QUICK=1\` runs fewer and
 shorter rounds (a few minutes) to try changes out. \`pnpm --filter latch-bench run bench:http\`,
 \`bench:size\`, \`bench:footprint\`, \`bench:session\`, \`bench:database\`, \`bench:adapters\`, \`bench:rate-limit\`, \`bench:session-cache\`, \`bench:password\`, \`bench:password-flood\`, \`bench:password-hash\` and \`bench:password-runtimes\` run
 one benchmark each and print its results without touching this file. \`bench:footprint\` needs the npm registry

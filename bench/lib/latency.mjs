@@ -12,11 +12,14 @@ export function percentile(values, p) {
  * Like `interleave` (lib/common.mjs), timing every call too: a warm-up sizes each candidate's
  * batch to about `batchMs`, then `rounds` rounds run every batch once, sequentially awaited, in
  * an order rotating from round to round. Sets `candidate.rounds` (operations per second of each
- * round) and `candidate.latencies` (milliseconds, every call of every round).
+ * round), `candidate.latencies` (milliseconds, every call of every round) and
+ * `candidate.warmupCalls`.
  */
 export async function interleaveTimed(candidates, { warmupMs, batchMs, rounds }) {
   for (const candidate of candidates) {
-    const opsPerSecond = await timed(candidate.run, warmupMs)
+    let calls = 0
+    const opsPerSecond = await timed(() => (calls++, candidate.run()), warmupMs)
+    candidate.warmupCalls = calls
     candidate.iterations = Math.max(1, Math.round((opsPerSecond * batchMs) / 1000))
     candidate.rounds = []
     candidate.latencies = []
