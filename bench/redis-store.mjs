@@ -1,20 +1,19 @@
 // @latch/redis-store: how fast a revocation reaches another instance through Redis pub/sub, and
 // how many counter operations a second each store does. Two instances (two configurations, two
 // Redis connections, two adapter objects and so two session caches) share one PGlite database
-// and one throwaway redis-server (Debian's `redis-server`, started here on a free port of
-// 127.0.0.1 and killed at the end). A session cached on B is deleted on A; the time until B
-// refuses it is one trial. Counter throughput: `increment` calls a second, one at a time and 64
+// and one throwaway redis-server (Debian's `redis-server`, started by latch-test-servers on a
+// free port of 127.0.0.1 and killed at the end). A session cached on B is deleted on A; the time
+// until B refuses it is one trial. Counter throughput: `increment` calls a second, one at a time and 64
 // in flight, on the Redis store, pg-adapter's counters on PGlite, and an in-process Map (what
 // Latch falls back to without a store). Medians of rounds; not part of the test command.
 //
 //   node redis-store.mjs            (QUICK=1 for fewer trials and rounds)
-import { spawn, spawnSync } from "node:child_process"
-import { createServer } from "node:net"
 import { PGlite } from "@electric-sql/pglite"
 import { getSession } from "@latch/core"
 import { closeSessionCache } from "@latch/core"
 import { migrate, PostgresAdapter } from "@latch/pg-adapter"
 import { RedisStore, withRedisSessionChanges } from "@latch/redis-store"
+import { startRedis } from "latch-test-servers"
 import { createClient } from "redis"
 
 const QUICK = process.env.QUICK === "1"
@@ -28,46 +27,6 @@ const percentile = (values, p) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
 }
 const median = (values) => percentile(values, 50)
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-async function startRedis() {
-  if (spawnSync("sh", ["-c", "command -v redis-server"]).status !== 0) {
-    throw new Error(
-      "redis-server is not installed: apt-get install -y --no-install-recommends redis-server",
-    )
-  }
-  const port = await freePort()
-  const child = spawn("redis-server", [
-    "--port",
-    String(port),
-    "--bind",
-    "127.0.0.1",
-    "--save",
-    "",
-    "--appendonly",
-    "no",
-  ])
-  await new Promise((resolve, reject) => {
-    let output = ""
-    child.stdout.on("data", (data) => {
-      output += data
-      if (output.includes("Ready to accept connections")) resolve()
-    })
-    child.once("exit", (code) => reject(new Error(`redis-server exited (${code}): ${output}`)))
-  })
-  child.stdout.resume()
-  return { url: `redis://127.0.0.1:${port}`, kill: () => child.kill("SIGTERM") }
-}
 
 async function connect(url) {
   const client = createClient({ url })
@@ -155,7 +114,7 @@ function memoryIncrement() {
   }
 }
 
-const redisServer = await startRedis()
+const redisServer = await startRedis({ signals: true })
 const db = new PGlite()
 await migrate(db)
 const clients = [await connect(redisServer.url), await connect(redisServer.url)]
@@ -189,5 +148,5 @@ try {
   await closeSessionCache(b.adapter)
   for (const client of clients) client.destroy()
   await db.close()
-  redisServer.kill()
+  await redisServer.destroy()
 }

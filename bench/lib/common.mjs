@@ -5,10 +5,11 @@ import os from "node:os"
 import { pathToFileURL } from "node:url"
 
 /**
- * `BENCH_QUICK=1`: fewer and shorter rounds everywhere, for trying the benchmarks out; the figures
- * are then indicative only, and README.md says so.
+ * `BENCH_QUICK=1` (or `QUICK=1`, as bench/redis-store.mjs reads it): fewer and shorter rounds
+ * everywhere, for trying the benchmarks out; the figures are then indicative only, and README.md
+ * says so.
  */
-export const QUICK = process.env.BENCH_QUICK === "1"
+export const QUICK = process.env.BENCH_QUICK === "1" || process.env.QUICK === "1"
 
 /** The bench package's directory, as a URL ending in "/". */
 export const benchDir = new URL("../", import.meta.url)
