@@ -3,13 +3,16 @@
  * connection, store, wrapped adapter object and so session cache, over one shared database
  * adapter — and the browser steps the tests take on them.
  */
-import { createClient } from "redis"
+import { createClient, type RedisClientType } from "redis"
 import { getSession } from "../../core/src/index.js"
 import type { Adapter } from "../../core/src/adapters.js"
 import { closeSessionCache, existingSessionCache } from "../../core/src/session/cache.js"
 import type { AuthConfig } from "../../core/src/types.js"
 import { Browser, ORIGIN, testConfig } from "../../core/test/helpers/request.js"
 import { RedisStore, withRedisSessionChanges, type RedisStoreOptions } from "../src/index.js"
+
+/** A client made with `createClient({ url })`: no modules, RESP 3 (node-redis 6's default). */
+type Client = RedisClientType<{}, {}, {}, 3, {}>
 
 export interface Instance<A extends Adapter = Adapter> {
   adapter: ReturnType<typeof withRedisSessionChanges<A>>
@@ -30,13 +33,13 @@ export interface Cluster {
   /** What the instances logged, as `name: message`. */
   errors: string[]
   /** The raw clients, the first one free for direct commands. */
-  clients: ReturnType<typeof createClient>[]
+  clients: Client[]
   close(): Promise<void>
 }
 
 /** Instances on the Redis at `url`. */
 export function cluster(url: string): Cluster {
-  const clients: ReturnType<typeof createClient>[] = []
+  const clients: Client[] = []
   const adapters: Adapter[] = []
   const errors: string[] = []
   return {
@@ -123,7 +126,7 @@ export async function refusedWithin(on: Instance<any>, token: string, ms: number
 }
 
 /** Every payload published on `channel`, as a raw Redis client subscribed to it sees them. */
-export async function eavesdrop(client: ReturnType<typeof createClient>, channel: string) {
+export async function eavesdrop(client: Client, channel: string) {
   const subscriber = client.duplicate()
   subscriber.on("error", () => {})
   await subscriber.connect()
