@@ -21,7 +21,6 @@ import {
   signIn,
   type App,
 } from "../../core/test/helpers/account-security.js"
-import { SoftAuthenticator } from "../../core/test/helpers/authenticator.js"
 import { login, startRotatingOP, type RotatingOP } from "../../core/test/helpers/oidc-provider.js"
 import { Browser, ORIGIN } from "../../core/test/helpers/request.js"
 import { RedisStore } from "../src/index.js"
