@@ -5,10 +5,13 @@
  * which the session cache trusts to report every change. An adapter without the method skips
  * the case (with vitest; other runners see it pass).
  */
+import { randomBytes } from "node:crypto"
 import type { SessionChange } from "@latch/core/adapters"
 import type { DefineCase, Full } from "./case.js"
 import { fromNow, newLatchSession, newUser, randomId } from "./fixtures.js"
 import type { TestApi } from "./test-api.js"
+
+const storedHash = () => randomBytes(32).toString("hex")
 
 /** How long a reported change may take to arrive. */
 const DELIVERY_TIMEOUT_MS = 5_000
@@ -99,8 +102,10 @@ export function defineSessionFieldCases(t: TestApi, it: DefineCase): void {
     }
     const user = newUser()
     await a.createUser(user)
-    const session = newLatchSession(user.id)
-    const later = newLatchSession(user.id)
+    // Stored tokens as core stores them (SHA-256 in hex): a token of another shape is a cookie's
+    // value, which an adapter whose changes travel over a shared channel names by its user.
+    const session = newLatchSession(user.id, { sessionToken: storedHash() })
+    const later = newLatchSession(user.id, { sessionToken: storedHash() })
     await a.createSession(session)
     await a.createSession(later)
 

@@ -3,7 +3,7 @@
  * callers, exact matching of tokens and addresses, the session watch of each dialect, custom
  * tables, and the errors a wrong setup gets.
  */
-import { randomUUID } from "node:crypto"
+import { randomBytes, randomUUID } from "node:crypto"
 import type { Adapter, SessionChange } from "@latch/core/adapters"
 import { createClient } from "@libsql/client"
 import { eq } from "drizzle-orm"
@@ -117,7 +117,9 @@ describe.each(databases)("DrizzleAdapter on $name", ({ name, open, watch }) => {
       const other = DrizzleAdapter(database.db) as Required<Adapter>
       const user = newUser()
       await a.createUser(user)
-      const sessions = [randomUUID(), randomUUID()].map((sessionToken) => ({
+      // Stored tokens as core stores them (SHA-256 in hex): what the triggers name a session by.
+      const stored = () => randomBytes(32).toString("hex")
+      const sessions = [stored(), stored()].map((sessionToken) => ({
         sessionToken,
         userId: user.id,
         expires: hour(),

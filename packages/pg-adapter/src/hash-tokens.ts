@@ -30,7 +30,8 @@ select count(*)::integer as hashed from hashed`
 /**
  * Replaces every stored session token that is not 64 lowercase hex characters by its SHA-256 in
  * lowercase hex, in one statement; returns how many rows changed. Safe to run again (it then
- * changes nothing). Each row changed is reported on the sessions channel under its old token.
+ * changes nothing). Each row changed is reported on the sessions channel by its user (its old
+ * token, a cookie's value, never goes on the channel).
  *
  * @example
  * ```ts

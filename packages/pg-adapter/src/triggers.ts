@@ -9,6 +9,12 @@
  * deletes their sessions too, which are reported one by one), and `{"truncated": "sessions"}` or
  * `{"truncated": "users"}` when a table is emptied with `truncate`, which row triggers do not see.
  * `pg_notify` sends them when the transaction commits, and not at all when it rolls back.
+ *
+ * A session row is named by its token only when that is a SHA-256 hash in lowercase hex (what
+ * core stores with `session.hashTokens`, on by default): any role that can connect may `LISTEN`
+ * on any channel, and any other stored token (`hashTokens: false`, or a row written by Auth.js
+ * before hashing) is the value of someone's session cookie. Such a row is reported by its user,
+ * `{"userId": "…"}`, which evicts every cached session of that user: wider, still correct.
  */
 import { sessionsChannel } from "./channel.js"
 import {
@@ -69,7 +75,12 @@ export function notifySql(options: PostgresAdapterOptions = {}): string {
   return `
 create or replace function ${sessionChanged}() returns trigger language plpgsql as $latch$
 begin
-  perform pg_notify(tg_argv[0], jsonb_build_object('sessionToken', old.session_token)::text);
+  -- A token that is not a hash is a cookie: never on the channel, the session's user instead.
+  if old.session_token ~ '^[0-9a-f]{64}$' then
+    perform pg_notify(tg_argv[0], jsonb_build_object('sessionToken', old.session_token)::text);
+  else
+    perform pg_notify(tg_argv[0], jsonb_build_object('userId', old.user_id)::text);
+  end if;
   return null;
 end
 $latch$;

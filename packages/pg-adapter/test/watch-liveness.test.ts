@@ -5,7 +5,7 @@
  * recreated; `close()` lets `pool.end()` finish. Also measures how fast a change made through
  * one pool reaches another pool's watch.
  */
-import { randomUUID } from "node:crypto"
+import { randomBytes, randomUUID } from "node:crypto"
 import type { SessionWatch } from "@latch/core/adapters"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -51,7 +51,8 @@ async function newSession(): Promise<string> {
   const user = { id: randomUUID(), email: `${randomUUID()}@example.com`, emailVerified: null }
   await writer.createUser(user)
   const session = await writer.createSession({
-    sessionToken: randomUUID(),
+    // As core stores it (a SHA-256 in hex): what the triggers name a session by.
+    sessionToken: randomBytes(32).toString("hex"),
     userId: user.id,
     expires: new Date(Date.now() + 3_600_000),
   })

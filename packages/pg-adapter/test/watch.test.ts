@@ -5,7 +5,7 @@
  * pg.Pool). Inserts are not reported (nothing cached can be stale after one), nor are writes
  * rolled back.
  */
-import { randomUUID } from "node:crypto"
+import { randomBytes, randomUUID } from "node:crypto"
 import { PGlite } from "@electric-sql/pglite"
 import type { SessionWatch } from "@latch/core/adapters"
 import pg from "pg"
@@ -63,6 +63,9 @@ const databases: { name: string; open: () => Promise<Setup> }[] = [
   },
 ]
 
+/** A stored token as core stores it (a SHA-256 in hex): what the triggers name a session by. */
+const storedToken = () => randomBytes(32).toString("hex")
+
 const newUser = () => ({
   id: `user-${randomUUID()}`,
   email: `${randomUUID()}@example.com`,
@@ -94,7 +97,7 @@ for (const database of databases) {
       const tokens: string[] = []
       for (let i = 0; i < count; i++) {
         const session = await adapter.createSession({
-          sessionToken: randomUUID(),
+          sessionToken: storedToken(),
           userId: user.id,
           expires: new Date(Date.now() + 3_600_000),
         })
@@ -152,10 +155,14 @@ for (const database of databases) {
       await recorder.waitForSession(tokens[1]!)
     })
 
-    it("reports hashSessionTokens under each row's old token", async () => {
-      const { tokens } = await userWithSessions(1)
+    it("reports hashSessionTokens by each row's user, never by its old token (a cookie)", async () => {
+      const user = newUser()
+      await adapter.createUser(user)
+      const raw = randomUUID()
+      await adapter.createSession({ sessionToken: raw, userId: user.id, expires: new Date() })
       expect(await hashSessionTokens(setup.client)).toBeGreaterThanOrEqual(1)
-      await recorder.waitForSession(tokens[0]!)
+      await recorder.waitForUser(user.id)
+      expect(recorder.hasSession(raw)).toBe(false)
     })
 
     it("reports neither inserts nor rolled-back writes", async () => {
@@ -205,7 +212,7 @@ for (const database of databases) {
       try {
         const user = newUser()
         await inSchema.createUser(user)
-        const session = { sessionToken: randomUUID(), userId: user.id, expires: new Date() }
+        const session = { sessionToken: storedToken(), userId: user.id, expires: new Date() }
         await inSchema.createSession(session)
         await inSchema.deleteSession(session.sessionToken)
         await schemaRecorder.waitForSession(session.sessionToken)

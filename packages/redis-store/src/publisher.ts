@@ -5,9 +5,8 @@
  * `reset` goes out, which makes every instance drop what it cached. An instance that never
  * heard the lost change has dropped it by then.
  */
-import type { SessionChange } from "@latch/core/adapters"
 import { command, messageOf, RedisStoreError, type RedisClient } from "./client.js"
-import { encode } from "./messages.js"
+import { encode, safeMessage, type Change } from "./messages.js"
 
 export interface Doubter {
   /** A change of this store may have been lost: stop serving until proven live again. */
@@ -34,10 +33,13 @@ export class Publisher {
     await command(this.client, ["PUBLISH", this.channel, payload], this.timeoutMs)
   }
 
-  /** Publishes a change; rejects with a `RedisStoreError` when it could not be. */
-  async change(change: SessionChange): Promise<void> {
+  /**
+   * Publishes a change; rejects with a `RedisStoreError` when it could not be. A session token
+   * that is not a hash goes out as a `reset` (see `safeMessage`).
+   */
+  async change(change: Change): Promise<void> {
     try {
-      await this.send(encode(change))
+      await this.send(encode("reset" in change ? { reset: true } : safeMessage(change)))
     } catch (error) {
       this.dirty = true
       for (const watch of this.watches) watch.doubt()

@@ -16,10 +16,19 @@
  *   same.
  * - A write that throws still publishes (without failing on it): it may have been done.
  *
+ * No session token that could be a cookie goes on the channel (any client of the Redis can
+ * subscribe to it): a session write names the session by its stored token only when that is a
+ * SHA-256 hash (`session.hashTokens`, on by default); otherwise — `hashTokens: false`, or a row
+ * written by Auth.js before hashing, moved under its hash on first read — it names the session's
+ * user (from what the write returned), which evicts that user's every cached session, or, when
+ * the write returned no user, a `reset`, which empties every cache. Both are wider than needed,
+ * never narrower.
+ *
  * Linking or unlinking an account changes no session or user row, so it publishes nothing.
  * Writes made outside the adapter (SQL by hand) are published with `store.publish(change)`.
  */
-import type { Adapter, SessionChange } from "@latch/core/adapters"
+import type { Adapter } from "@latch/core/adapters"
+import { sessionMessage, type Change } from "./messages.js"
 import type { RedisStore } from "./store.js"
 
 /** Every method of `adapter`, its own and its prototypes', bound to it. */
@@ -38,6 +47,11 @@ function copyOf<A extends Adapter>(adapter: A): A {
 
 type Method = (...args: any[]) => unknown
 
+/** The change of the session stored under `token`, told by its user when `token` is no hash. */
+function sessionChange(token: string, result: unknown): Change {
+  return sessionMessage(token, (result as { userId?: unknown } | null | undefined)?.userId)
+}
+
 export function withRedisSessionChanges<A extends Adapter>(
   adapter: A,
   store: Pick<RedisStore, "publish" | "watchSessions">,
@@ -48,7 +62,7 @@ export function withRedisSessionChanges<A extends Adapter>(
   /** Wraps `name` (when the adapter has it) to publish the change its call made. */
   const publishing = (
     name: keyof Adapter,
-    changeOf: (args: any[], result: unknown) => SessionChange | undefined,
+    changeOf: (args: any[], result: unknown) => Change | undefined,
     required: boolean,
   ) => {
     const original = methods[name]
@@ -72,8 +86,12 @@ export function withRedisSessionChanges<A extends Adapter>(
     }
   }
 
-  publishing("deleteSession", ([sessionToken]) => ({ sessionToken }), true)
-  publishing("updateSession", ([session]) => ({ sessionToken: session.sessionToken }), false)
+  publishing("deleteSession", ([token], result) => sessionChange(token, result), true)
+  publishing(
+    "updateSession",
+    ([session], result) => sessionChange(session.sessionToken, result),
+    false,
+  )
   publishing("deleteSessionsByUserId", ([userId]) => ({ userId }), true)
   // Nothing deleted (not the user's, or gone already): nothing to tell. Unknown (it threw):
   // the whole user, to be safe.

@@ -2,10 +2,11 @@
  * `RedisStore(client, options)`: the counters (`counterStore`) and the session-change channel
  * of one Redis, under one key prefix.
  */
-import type { SessionChange, SessionChangeListener, SessionWatch } from "@latch/core/adapters"
+import type { SessionChangeListener, SessionWatch } from "@latch/core/adapters"
 import type { CounterStore } from "@latch/core/types"
 import { assertClient, RedisStoreError } from "./client.js"
 import { redisCounters } from "./counters.js"
+import type { Change } from "./messages.js"
 import { Publisher } from "./publisher.js"
 import { watchSessions } from "./watch.js"
 
@@ -42,10 +43,13 @@ export interface RedisStore {
   readonly channel: string
   /**
    * Tells every instance's session cache that sessions changed: for writes made outside the
-   * wrapped adapter (an admin script deleting sessions by hand). Rejects with a
-   * `RedisStoreError` when it could not be published.
+   * wrapped adapter (an admin script deleting sessions by hand). `{ sessionToken }` is the stored
+   * token; one that is not a SHA-256 hex hash (the value of a cookie) never goes on the channel,
+   * which any Redis client can read: it is published as `{ reset: true }`, which makes every
+   * instance drop its whole cache. Rejects with a `RedisStoreError` when it could not be
+   * published.
    */
-  publish(change: SessionChange): Promise<void>
+  publish(change: Change): Promise<void>
   /** A watch of the channel, as an adapter's `watchSessions` (what `withRedisSessionChanges` uses). */
   watchSessions(listener: SessionChangeListener): Promise<SessionWatch>
 }

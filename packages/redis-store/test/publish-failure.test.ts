@@ -41,6 +41,9 @@ function recorder() {
   }
 }
 
+/** A stored token as `session.hashTokens` has it (64 hex): what may travel on the channel. */
+const hashed = (n: number) => n.toString(16).padStart(64, "0")
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 async function until(check: () => boolean, what: string, ms = 5_000) {
   const deadline = Date.now() + ms
@@ -71,14 +74,14 @@ describe("the session-change channel", () => {
     expect(one.isLive() && two.isLive()).toBe(true)
     await clients[0]!.publish("c1:sessions", "not json")
     await clients[0]!.publish("c1:sessions", JSON.stringify({ other: 1 }))
-    await publisher.publish({ sessionToken: "t1" })
+    await publisher.publish({ sessionToken: hashed(1) })
     await publisher.publish({ userId: "u1" })
     // Another prefix is another channel.
     await RedisStore(clients[0]!, { prefix: "c2:" }).publish({ userId: "elsewhere" })
     await until(() => two.heard.length >= 3 && one.heard.length >= 3, "the changes")
     await sleep(50)
     for (const { heard } of [one, two]) {
-      expect(heard).toEqual(["live", { sessionToken: "t1" }, { userId: "u1" }])
+      expect(heard).toEqual(["live", { sessionToken: hashed(1) }, { userId: "u1" }])
     }
   })
 
@@ -100,7 +103,7 @@ describe("the session-change channel", () => {
     await until(() => heard.includes("not live"), "the watch to stop", 1_000)
     await until(() => isLive(), "the watch to be live again")
     // And it hears what is published after.
-    await store.publish({ sessionToken: "after" })
+    await store.publish({ sessionToken: hashed(2) })
     await until(() => heard.some((h) => typeof h === "object" && "sessionToken" in h), "a change")
     expect(heard.slice(0, 3)).toEqual(["live", "not live", "live"])
   })

@@ -45,8 +45,9 @@ export function pgDialect(
       throw new DrizzleAdapterError(
         "watchSessions",
         new Error(
-          "the session and user tables have no change triggers, so the session cache would " +
-            "miss revocations: run installSessionTriggers(db) once (or add sessionTriggersSql() " +
+          "the session and user tables have no change triggers (or those of an earlier " +
+            "version, which put raw session tokens on the channel), so the session cache would " +
+            "miss revocations: run installSessionTriggers(db) (or add sessionTriggersSql() " +
             "to a custom Drizzle Kit migration), or turn the session cache off",
         ),
       )
