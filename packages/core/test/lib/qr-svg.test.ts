@@ -21,7 +21,11 @@ const URIS = {
     secret: secret(2, 32),
   }),
   // Non-ASCII names: percent-encoded UTF-8 in the label, form-encoded in the query.
-  nonAscii: otpauthUri({ issuer: "Zürich Crédit 東京", account: "ñandú@exämple.com", secret: secret(3) }),
+  nonAscii: otpauthUri({
+    issuer: "Zürich Crédit 東京",
+    account: "ñandú@exämple.com",
+    secret: secret(3),
+  }),
 }
 
 /** The standard's format information: level indicators (L 01, M 00, Q 11, H 10). */
