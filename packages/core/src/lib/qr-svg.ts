@@ -25,14 +25,27 @@ function escapeAttribute(value: string): string {
     .replace(/'/g, "&#39;")
 }
 
+/** Bytes of text a QR code holds at level M: version 40, the largest (177 × 177 modules). */
+export const QR_MAX_BYTES = 2331
+
 /**
  * The modules of the QR code of `text` (UTF-8, byte mode for anything but digits or upper-case
  * alphanumerics): rows from top to bottom, `true` for dark, without the quiet zone. Level M at
  * least — the usual trade-off for screens — raised to Q or H where the same symbol holds it,
- * since a stronger code of the same size costs nothing. Throws past version 40 (2,331 bytes).
+ * since a stronger code of the same size costs nothing. A RangeError past `QR_MAX_BYTES`.
  */
 export function qrModules(text: string): boolean[][] {
-  return encode(text, { ecc: "M", boostEcc: true, border: 0 }).data
+  try {
+    return encode(text, { ecc: "M", boostEcc: true, border: 0 }).data
+  } catch (cause) {
+    if (!(cause instanceof RangeError)) throw cause
+    const bytes = new TextEncoder().encode(text).length
+    throw new RangeError(
+      `QR code: ${bytes} bytes do not fit in a QR code (${QR_MAX_BYTES} at most). An ` +
+        "otpauth:// URI this long comes from a long twoFactor.issuer (or account name): shorten it.",
+      { cause },
+    )
+  }
 }
 
 /**

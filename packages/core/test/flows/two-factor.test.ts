@@ -123,7 +123,9 @@ async function enrol(browser: Browser) {
   const setupValue = /name="setup" value="([^"]+)"/.exec(html)![1]!
   const secret = /Key: <code>([A-Z2-7 ]+)<\/code>/.exec(html)![1]!.replace(/ /g, "")
   // The QR code, read as an app reads it, carries the key shown beside it.
-  const qr = readQrSvg(/<svg[^]*?<\/svg>/.exec(html)![0])
+  const qr = readQrSvg(
+    /<svg [^>]*aria-label="QR code for your authenticator app"[^]*?<\/svg>/.exec(html)![0],
+  )
   expect(new URL(qr.text).protocol).toBe("otpauth:")
   expect(new URL(qr.text).searchParams.get("secret")).toBe(secret)
   const csrfToken = await browser.csrfToken()
@@ -638,3 +640,18 @@ describe.each(["database", "jwt"] as const)(
       })
   },
 )
+
+it("sends a setup whose URI no QR code holds (an issuer of 1,200 characters) to the error page, saying what to shorten", async () => {
+  const { adapter, config } = setup("jwt", { issuer: "x".repeat(1200) })
+  await ada(adapter)
+  const browser = new Browser(config)
+  await passwordSignIn(browser)
+  const page = await browser.fetch("/auth/two-factor/setup")
+  expect(page.status).toBe(302)
+  expect(page.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+  expect(config.logger!.error).toHaveBeenCalledWith(
+    expect.objectContaining({ message: expect.stringMatching(/shorten it/) }),
+  )
+  const [error] = vi.mocked(config.logger!.error!).mock.calls[0]! as [Error]
+  expect(error.message).toMatch(/^QR code: 2515 bytes .* long twoFactor\.issuer/)
+})

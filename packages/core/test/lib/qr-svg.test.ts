@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { encodeBase32, otpauthUri } from "../../src/flows/two-factor/totp.js"
-import { qrModules, qrSvg } from "../../src/lib/qr-svg.js"
+import { QR_MAX_BYTES, qrModules, qrSvg } from "../../src/lib/qr-svg.js"
 import { readQrSvg, svgModules } from "../helpers/qr-reader.js"
 
 const secret = (seed: number, bytes = 20) =>
@@ -136,7 +136,12 @@ describe("the enrolment QR code", () => {
   })
 
   it("holds up to 2,331 bytes (version 40 at level M), and throws a RangeError past them", () => {
+    expect(QR_MAX_BYTES).toBe(2331)
     expect(qrModules("a".repeat(2331))).toHaveLength(177)
     expect(() => qrModules("a".repeat(2332))).toThrow(RangeError)
+    // Bytes, not characters: 1,000 three-byte characters are 3,000 bytes.
+    expect(() => qrModules("東".repeat(1000))).toThrow(
+      /^QR code: 3000 bytes do not fit in a QR code \(2331 at most\)\. .*twoFactor\.issuer/,
+    )
   })
 })
