@@ -3,7 +3,8 @@
  * into pixels (black on white, a few pixels a module), then decoded by `jsqr`, a QR reader that
  * shares nothing with the encoder. Tests need no system package for it.
  */
-import jsQR from "jsqr"
+// jsqr is CommonJS: its function is the `default` of what an ES module import of it gets.
+import jsqr from "jsqr"
 import { expect } from "vitest"
 
 /**
@@ -59,7 +60,7 @@ export interface QrReading {
 export function readQrSvg(svg: string, scale = 4): QrReading {
   const modules = svgModules(svg)
   const side = modules.length * scale
-  const code = jsQR(pixels(modules, scale), side, side, { inversionAttempts: "dontInvert" })
+  const code = jsqr.default(pixels(modules, scale), side, side, { inversionAttempts: "dontInvert" })
   expect(code, "jsqr finds a QR code in the drawing").not.toBeNull()
   return { text: code!.data, bytes: code!.binaryData, version: code!.version }
 }
