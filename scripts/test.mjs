@@ -1,12 +1,12 @@
 // `npm test`: installs what is missing (pnpm, dependencies, the system packages below), builds,
-// then runs every check and test suite: lint, types, the published packages' manifests and types
-// (publint, attw), unit and integration tests of each package (the adapter's against PGlite and a
-// throwaway PostgreSQL cluster), the packed packages installed with npm in fresh SvelteKit apps
-// outside the workspace (SvelteKit 2; SvelteKit 2.13.0 with Svelte 5.0.0, then Svelte 4.0.0, the
-// lowest the peer ranges allow; SvelteKit 3 on Node.js 22, with @latch/sveltekit's tests run
-// against it too), one program of sign-in flows on every runtime (Node.js 20, 22 and 24, Bun,
-// Deno, workerd), a SvelteKit app deployed with four adapters, each run in its runtime, and the
-// end-to-end tests in a real Chromium.
+// then runs every check and test suite: lint, types, the published packages' manifests, types
+// (publint, attw) and API reports, unit and integration tests of each package (the adapter's
+// against PGlite and a throwaway PostgreSQL cluster), the packed packages installed with npm in
+// fresh SvelteKit apps outside the workspace (SvelteKit 2; SvelteKit 2.13.0 with Svelte 5.0.0, then
+// Svelte 4.0.0, the lowest the peer ranges allow; SvelteKit 3 on Node.js 22, with
+// @latch/sveltekit's tests run against it too), one program of sign-in flows on every runtime
+// (Node.js 20, 22 and 24, Bun, Deno, workerd), a SvelteKit app deployed with four adapters, each
+// run in its runtime, and the end-to-end tests in a real Chromium.
 //
 // It prints each step's wall time and the total, and fails if the run changed a file git tracks
 // (everything a run writes goes to git-ignored folders or the system's temporary directory).
@@ -151,6 +151,10 @@ await together("lint and types", [
   ["pnpm", ["-r", "--if-present", "run", "typecheck"]],
 ])
 step("package checks", "pnpm", ["-r", "--if-present", "run", "check:package"])
+// The published packages' API reports (types per entry point, cookies, error codes, events,
+// schemas) against the committed ones, and the changesets' bumps against what changed
+// (docs/stability.md). All packages in one process: each package's declarations are parsed once.
+step("API reports", "pnpm", ["run", "api:check"])
 step("package suites", "pnpm", [
   "-r",
   "--if-present",
