@@ -49,11 +49,6 @@ const SYSTEM_PACKAGES = [
     why: "a real Redis server for @latch/redis-store's tests (each run starts its own on a free port)",
     present: () => has("redis-server"),
   },
-  {
-    name: "zbar-tools",
-    why: "zbarimg reads the QR codes of two-factor set-up back in core's tests (it brings ImageMagick's libraries)",
-    present: () => has("zbarimg"),
-  },
 ]
 
 function ensureSystemPackages() {

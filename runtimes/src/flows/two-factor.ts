@@ -36,6 +36,10 @@ export async function twoFactor(): Promise<string> {
   const setupValue = /name="setup" value="([^"]+)"/.exec(page)?.[1]
   const secret = /Key: <code>([A-Z2-7 ]+)<\/code>/.exec(page)?.[1]?.replace(/ /g, "")
   check(setupValue && secret, "the setup page shows no key")
+  // The QR code of the key is drawn on every runtime (its encoder runs in the page's request).
+  const qr =
+    /<svg [^>]*aria-label="QR code for your authenticator app"><rect [^>]*\/><path fill="#000" d="M\d/
+  check(qr.test(page), "the setup page draws no QR code")
   const enrolled = await browser.post("/auth/two-factor/setup", {
     setup: setupValue,
     code: await totpAt(secret, Date.now()),

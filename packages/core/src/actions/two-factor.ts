@@ -145,7 +145,7 @@ async function setupPage(ctx: ActionContext, pendingUserId: string | null) {
   const setup = await beginSetup(ctx, user)
   const [{ renderTwoFactorSetupPage }, { qrSvg }] = await Promise.all([
     import("../pages/two-factor.js"),
-    import("../lib/qr.js"),
+    import("../lib/qr-svg.js"),
   ])
   return htmlResponse(
     renderTwoFactorSetupPage({

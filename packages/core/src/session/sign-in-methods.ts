@@ -283,7 +283,7 @@ export async function beginTwoFactorSetup(
   const [{ pendingSignIn }, { beginSetup, userById }, { qrSvg }] = await Promise.all([
     import("../flows/two-factor/pending.js"),
     import("../flows/two-factor/enrol.js"),
-    import("../lib/qr.js"),
+    import("../lib/qr-svg.js"),
   ])
   const pending = await pendingSignIn(ctx)
   let user: AdapterUser | null = null

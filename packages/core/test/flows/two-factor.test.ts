@@ -18,6 +18,7 @@ import { followLink } from "../helpers/continue-page.js"
 import { CLIENTS, login, startOP, type OP } from "../helpers/oidc-provider.js"
 import Email from "../../src/providers/email.js"
 import { Browser, ORIGIN, SECRET } from "../helpers/request.js"
+import { readQrSvg } from "../helpers/qr-reader.js"
 
 const FAST = { ln: 10, r: 8, p: 1 }
 const PASSWORD = "correct horse battery"
@@ -121,6 +122,12 @@ async function enrol(browser: Browser) {
   expect(html).toContain("<svg")
   const setupValue = /name="setup" value="([^"]+)"/.exec(html)![1]!
   const secret = /Key: <code>([A-Z2-7 ]+)<\/code>/.exec(html)![1]!.replace(/ /g, "")
+  // The QR code, read as an app reads it, carries the key shown beside it.
+  const qr = readQrSvg(
+    /<svg [^>]*aria-label="QR code for your authenticator app"[^]*?<\/svg>/.exec(html)![0],
+  )
+  expect(new URL(qr.text).protocol).toBe("otpauth:")
+  expect(new URL(qr.text).searchParams.get("secret")).toBe(secret)
   const csrfToken = await browser.csrfToken()
   const response = await browser.fetch("/auth/two-factor/setup", {
     form: { csrfToken, setup: setupValue, code: await codeAt(secret, -1), callbackUrl: "/profile" },
@@ -540,6 +547,7 @@ describe.each(["database", "jwt"] as const)(
         /^otpauth:\/\/totp\/localhost%3A3000:ada%40example\.com\?secret=[A-Z2-7]+&issuer=localhost%3A3000/,
       )
       expect(data.qrSvg).toMatch(/^<svg[^>]*role="img"/)
+      expect(readQrSvg(data.qrSvg).text).toBe(data.uri)
       expect(data.replacing).toBe(false)
       const confirmed = await browser.fetch("/auth/two-factor/setup", {
         form: {
@@ -632,3 +640,18 @@ describe.each(["database", "jwt"] as const)(
       })
   },
 )
+
+it("sends a setup whose URI no QR code holds (an issuer of 1,200 characters) to the error page, saying what to shorten", async () => {
+  const { adapter, config } = setup("jwt", { issuer: "x".repeat(1200) })
+  await ada(adapter)
+  const browser = new Browser(config)
+  await passwordSignIn(browser)
+  const page = await browser.fetch("/auth/two-factor/setup")
+  expect(page.status).toBe(302)
+  expect(page.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+  expect(config.logger!.error).toHaveBeenCalledWith(
+    expect.objectContaining({ message: expect.stringMatching(/shorten it/) }),
+  )
+  const [error] = vi.mocked(config.logger!.error!).mock.calls[0]! as [Error]
+  expect(error.message).toMatch(/^QR code: 2515 bytes .* long twoFactor\.issuer/)
+})
