@@ -1,7 +1,8 @@
 /**
  * `@latch/adapter-test` on every database: PGlite, a real PostgreSQL server through a `pg.Pool`,
- * better-sqlite3 and libsql on files, and a real MariaDB server through a mysql2 pool, each with
- * the tables Drizzle Kit generates.
+ * better-sqlite3 and libsql on files, Cloudflare D1 in workerd, and a real MariaDB server through
+ * a mysql2 pool, each with the tables Drizzle Kit generates. (bun:sqlite runs the same suite
+ * under `bun test`: test/bun/.)
  */
 import { runAdapterConformance } from "@latch/adapter-test"
 import { installSessionTriggers } from "../src/index.js"
@@ -10,8 +11,8 @@ import { DrizzleAdapter } from "../src/index.js"
 import { createTables, databases, type TestDatabase } from "./databases.js"
 
 /**
- * The runner's `it`, without the session watch's cases on a database that has no watch (MySQL:
- * its absence, and core's refusal of `session.cache` there, are tested in specifics.test.ts).
+ * The runner's `it`, without the session watch's cases on a database that has no watch (MySQL,
+ * D1: its absence, and core's refusal of `session.cache` there, are tested in specifics.test.ts).
  * Not declared rather than skipped: the run has no skipped test to read past.
  */
 const itWhere = (watch: boolean): typeof it =>

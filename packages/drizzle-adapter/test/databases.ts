@@ -10,6 +10,7 @@ import { PGlite } from "@electric-sql/pglite"
 import { createClient, type Client } from "@libsql/client"
 import Database from "better-sqlite3"
 import { drizzle as betterSqlite } from "drizzle-orm/better-sqlite3"
+import { drizzle as d1 } from "drizzle-orm/d1"
 import { drizzle as libsql } from "drizzle-orm/libsql"
 import { drizzle as mysql2 } from "drizzle-orm/mysql2"
 import { drizzle as nodePostgres } from "drizzle-orm/node-postgres"
@@ -22,6 +23,7 @@ import {
   generateSQLiteDrizzleJson,
   generateSQLiteMigration,
 } from "drizzle-kit/api"
+import { Miniflare } from "miniflare"
 import mysql from "mysql2/promise"
 import pg from "pg"
 import * as mysqlSchema from "../src/mysql/schema.js"
@@ -167,6 +169,28 @@ export async function openLibsql(): Promise<TestDatabase & { client: Client }> {
 }
 
 /**
+ * Cloudflare D1 as Workers run it: the D1 engine inside workerd (miniflare starts it, with an
+ * in-memory database), reached from Node through the binding's proxy, which forwards every
+ * `prepare`, `batch` and `run` to the real binding in workerd.
+ */
+export async function openD1(): Promise<TestDatabase> {
+  const mf = new Miniflare({
+    modules: true,
+    script: "export default { fetch: () => new Response() }",
+    d1Databases: ["DB"],
+  })
+  const binding = await mf.getD1Database("DB")
+  return {
+    dialect: "sqlite",
+    db: d1(binding),
+    apply: async (statements) => {
+      for (const statement of statements) await binding.prepare(statement).run()
+    },
+    close: () => mf.dispose(),
+  }
+}
+
+/**
  * Whether better-sqlite3 runs too (`pnpm --filter @latch/drizzle-adapter run test:full`). It is a
  * native module that these machines build from its sources (a few minutes, once per install:
  * native-sqlite.ts), so the test command runs SQLite files through libsql only — the same
@@ -181,6 +205,8 @@ export const databases = [
   { name: "PostgreSQL (node-postgres)", open: openPostgres, watch: true },
   ...(FULL ? [{ name: "SQLite (better-sqlite3)", open: openBetterSqlite, watch: true }] : []),
   { name: "SQLite (libsql, local file)", open: openLibsql, watch: true },
+  // Many isolates write D1 and none hears the others: no session watch (README, "D1").
+  { name: "Cloudflare D1 (workerd)", open: openD1, watch: false },
   // MySQL tells no connection what another changed: no session watch (README, "Session cache").
   { name: "MariaDB (mysql2)", open: openMariadb, watch: false },
 ] as const

@@ -147,6 +147,22 @@ describe.each(databases)("DrizzleAdapter on $name", ({ name, open, watch }) => {
       expect(a.watchSessions).toBeUndefined()
       expect(typeof a.incrementCounter).toBe("function")
     })
+
+    it("has the session cache alone refused, with a logged error naming watchSessions", async () => {
+      const error = vi.fn()
+      const config: AuthConfig = {
+        secret: SECRET,
+        trustHost: true,
+        adapter: a,
+        session: { strategy: "database", cache: true },
+        providers: [],
+        logger: { error, warn: () => {}, debug: () => {} },
+      }
+      const response = await new Browser(config as never).fetch("/auth/session")
+      expect(response.status).toBe(500)
+      expect(await response.text()).not.toMatch(/at .*\.ts:\d+/)
+      expect(error.mock.calls[0]![0].message).toMatch(/watchSessions.*session\.cache/)
+    })
   }
 
   it("keeps addresses that differ only in case as two users", async () => {

@@ -1,27 +1,31 @@
 /**
- * SQLite through Drizzle (better-sqlite3, libsql / Turso, bun:sqlite…): the clock is SQLite's
- * own in milliseconds, groups run as one batch (libsql, which Drizzle runs in a transaction) or
- * one synchronous transaction (better-sqlite3, bun:sqlite), and the session watch is in-process:
- * SQLite tells no other connection what changed, so it is offered only for a local database, and
- * is correct only while one process writes it (README, "Session cache").
+ * SQLite through Drizzle (better-sqlite3, libsql / Turso, bun:sqlite, Cloudflare D1…): the clock
+ * is SQLite's own in milliseconds, groups run as one batch (libsql and D1, which run a batch as
+ * one transaction — D1 refuses `BEGIN`, so a batch is its only all-or-nothing) or one synchronous
+ * transaction (better-sqlite3, bun:sqlite), and the session watch is in-process: SQLite tells no
+ * other connection what changed, so it is offered only for a local database, and is correct only
+ * while one process writes it (README, "Session cache").
  */
 import type { SessionChangeListener } from "@latch/core/adapters"
-import { sql } from "drizzle-orm"
+import { is, sql } from "drizzle-orm"
+import { DrizzleD1Database } from "drizzle-orm/d1"
 import { watchInProcess } from "../changes.js"
 import type { Dialect, Group } from "../dialect.js"
 import { resolveTables, type DrizzleAdapterTables } from "../tables.js"
 import * as schema from "./schema.js"
 
-/** A database other processes reach over a network (libsql's `http`, `ws`… to Turso). */
-function isRemote(client: unknown): boolean {
-  const protocol = (client as { protocol?: unknown } | undefined)?.protocol
+/** A database other processes reach over a network: libsql's `http`, `ws`… to Turso, or D1,
+ * which every isolate of a Worker (on every Cloudflare location) writes through its binding. */
+function isRemote(db: any): boolean {
+  if (is(db, DrizzleD1Database)) return true
+  const protocol = (db.$client as { protocol?: unknown } | undefined)?.protocol
   return typeof protocol === "string" && protocol !== "file"
 }
 
 export function sqliteDialect(db: any, given: DrizzleAdapterTables | undefined): Dialect {
   const tables = resolveTables(schema, given)
   const client: object = db.$client ?? db
-  const local = !isRemote(db.$client)
+  const local = !isRemote(db)
 
   return {
     name: "sqlite",
