@@ -13,6 +13,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // bun:sqlite exists only in Bun: `bun test` runs test/bun/ (test/bun/run.mjs).
+    exclude: ["test/bun/**", "**/node_modules/**"],
     globalSetup: ["test/global-setup.ts"],
     // Every core: vitest's default leaves one free, which on a 2-core machine runs the files
     // one at a time (most of a test's time is spent waiting on the databases).

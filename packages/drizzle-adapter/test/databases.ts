@@ -15,14 +15,6 @@ import { drizzle as libsql } from "drizzle-orm/libsql"
 import { drizzle as mysql2 } from "drizzle-orm/mysql2"
 import { drizzle as nodePostgres } from "drizzle-orm/node-postgres"
 import { drizzle as pglite } from "drizzle-orm/pglite"
-import {
-  generateDrizzleJson,
-  generateMigration,
-  generateMySQLDrizzleJson,
-  generateMySQLMigration,
-  generateSQLiteDrizzleJson,
-  generateSQLiteMigration,
-} from "drizzle-kit/api"
 import { Miniflare } from "miniflare"
 import mysql from "mysql2/promise"
 import pg from "pg"
@@ -31,36 +23,9 @@ import * as pgSchema from "../src/pg/schema.js"
 import * as sqliteSchema from "../src/sqlite/schema.js"
 import { startPostgres } from "../../pg-adapter/test/postgres-server.js"
 import { startMariadb } from "./mariadb-server.js"
+import { mysqlMigration, pgMigration, sqliteMigration } from "./migrations.js"
 
-/** The statements that take a PostgreSQL database from the `from` schema to `to`. */
-export async function pgMigration(
-  to: Record<string, unknown>,
-  from: Record<string, unknown> = {},
-): Promise<string[]> {
-  return generateMigration(generateDrizzleJson(from), generateDrizzleJson(to))
-}
-
-/** The statements that take a SQLite database from the `from` schema to `to`. */
-export async function sqliteMigration(
-  to: Record<string, unknown>,
-  from: Record<string, unknown> = {},
-): Promise<string[]> {
-  return generateSQLiteMigration(
-    await generateSQLiteDrizzleJson(from),
-    await generateSQLiteDrizzleJson(to),
-  )
-}
-
-/** The statements that take a MySQL database from the `from` schema to `to`. */
-export async function mysqlMigration(
-  to: Record<string, unknown>,
-  from: Record<string, unknown> = {},
-): Promise<string[]> {
-  return generateMySQLMigration(
-    await generateMySQLDrizzleJson(from),
-    await generateMySQLDrizzleJson(to),
-  )
-}
+export { mysqlMigration, pgMigration, sqliteMigration } from "./migrations.js"
 
 export type DialectName = "pg" | "sqlite" | "mysql"
 
