@@ -29,7 +29,10 @@ for (const { name, open, watch } of databases) {
       database = await open()
       await createTables(database)
       if (database.dialect === "pg") await installSessionTriggers(database.db)
-      return { adapter: DrizzleAdapter(database.db), teardown: () => database.close() }
+      return {
+        adapter: DrizzleAdapter(database.db, undefined, database.options),
+        teardown: () => database.close(),
+      }
     },
     { describe, it: itWhere(watch), expect, beforeAll, afterAll },
   )

@@ -15,9 +15,12 @@ import { drizzle as libsql } from "drizzle-orm/libsql"
 import { drizzle as mysql2 } from "drizzle-orm/mysql2"
 import { drizzle as nodePostgres } from "drizzle-orm/node-postgres"
 import { drizzle as pglite } from "drizzle-orm/pglite"
+import { drizzle as postgresJs } from "drizzle-orm/postgres-js"
 import { Miniflare } from "miniflare"
 import mysql from "mysql2/promise"
 import pg from "pg"
+import postgres from "postgres"
+import type { DrizzleAdapterOptions } from "../src/index.js"
 import * as mysqlSchema from "../src/mysql/schema.js"
 import * as pgSchema from "../src/pg/schema.js"
 import * as sqliteSchema from "../src/sqlite/schema.js"
@@ -32,6 +35,8 @@ export type DialectName = "pg" | "sqlite" | "mysql"
 export interface TestDatabase {
   dialect: DialectName
   db: any
+  /** What the tests pass as `DrizzleAdapter`'s options. */
+  options?: DrizzleAdapterOptions
   /** Runs migration statements. */
   apply(statements: string[]): Promise<void>
   close(): Promise<void>
@@ -62,6 +67,31 @@ export async function openPostgres(): Promise<TestDatabase> {
     },
     close: async () => {
       await pool.end()
+      await server.destroy()
+    },
+  }
+}
+
+/**
+ * postgres.js (`drizzle-orm/postgres-js`) on a real server; the session watch listens on a small
+ * `pg.Pool` given as `listen`, as the README says (postgres.js's own listening API is not the
+ * watch's).
+ */
+export async function openPostgresJs(): Promise<TestDatabase> {
+  const server = await startPostgres()
+  // The triggers' installation says "does not exist, skipping" as a notice: not the test's output.
+  const client = postgres(server.connectionString, { max: 10, onnotice: () => {} })
+  const listen = new pg.Pool({ connectionString: server.connectionString, max: 2 })
+  return {
+    dialect: "pg",
+    db: postgresJs(client),
+    options: { listen },
+    apply: async (statements) => {
+      for (const statement of statements) await client.unsafe(statement)
+    },
+    close: async () => {
+      await client.end()
+      await listen.end()
       await server.destroy()
     },
   }
@@ -168,6 +198,7 @@ export const FULL = process.env.DRIZZLE_FULL === "1"
 export const databases = [
   { name: "PostgreSQL (PGlite)", open: openPGlite, watch: true },
   { name: "PostgreSQL (node-postgres)", open: openPostgres, watch: true },
+  { name: "PostgreSQL (postgres.js)", open: openPostgresJs, watch: true },
   ...(FULL ? [{ name: "SQLite (better-sqlite3)", open: openBetterSqlite, watch: true }] : []),
   { name: "SQLite (libsql, local file)", open: openLibsql, watch: true },
   // Many isolates write D1 and none hears the others: no session watch (README, "D1").

@@ -9,9 +9,12 @@ import { createClient } from "@libsql/client"
 import { eq } from "drizzle-orm"
 import { drizzle as libsql } from "drizzle-orm/libsql"
 import { drizzle as mysql2 } from "drizzle-orm/mysql2"
+import { drizzle as postgresJs } from "drizzle-orm/postgres-js"
 import { mysqlTable, timestamp as mysqlTimestamp, varbinary, varchar } from "drizzle-orm/mysql-core"
 import { pgTable, text, timestamp } from "drizzle-orm/pg-core"
 import { createConnection, createPool } from "mysql2"
+import pg from "pg"
+import postgres from "postgres"
 import type { AuthConfig } from "@latch/core/types"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { Browser, SECRET } from "../../core/test/helpers/request.js"
@@ -49,7 +52,7 @@ describe.each(databases)("DrizzleAdapter on $name", ({ name, open, watch }) => {
     database = await open()
     await createTables(database)
     if (database.dialect === "pg") await installSessionTriggers(database.db)
-    a = DrizzleAdapter(database.db) as Required<Adapter>
+    a = DrizzleAdapter(database.db, undefined, database.options) as Required<Adapter>
   })
   afterAll(() => database?.close())
 
@@ -209,6 +212,38 @@ describe("DrizzleAdapter setup", () => {
       expect(typeof adapter.incrementCounter).toBe("function")
     } finally {
       client.close()
+    }
+  })
+
+  it("on postgres.js, offers no session watch unless given a pg.Pool to listen on", async () => {
+    // postgres.js connects at its first query: none is made here.
+    const client = postgres("postgres://127.0.0.1:1/none")
+    const pool = new pg.Pool({ connectionString: "postgres://127.0.0.1:1/none" })
+    try {
+      expect(DrizzleAdapter(postgresJs(client)).watchSessions).toBeUndefined()
+      const adapter = DrizzleAdapter(postgresJs(client), undefined, { listen: pool })
+      expect(typeof adapter.watchSessions).toBe("function")
+    } finally {
+      await client.end()
+      await pool.end()
+    }
+  })
+
+  it("refuses a listen option that is not a pg.Pool, or given for SQLite, saying what it takes", async () => {
+    const client = postgres("postgres://127.0.0.1:1/none")
+    const sqlite = createClient({ url: "http://127.0.0.1:1" })
+    try {
+      expect(() => DrizzleAdapter(postgresJs(client), undefined, { listen: client })).toThrow(
+        /listen option takes a pg\.Pool/,
+      )
+      const pool = new pg.Pool()
+      expect(() => DrizzleAdapter(libsql(sqlite), undefined, { listen: pool })).toThrow(
+        /listen option is for PostgreSQL/,
+      )
+      await pool.end()
+    } finally {
+      await client.end()
+      sqlite.close()
     }
   })
 
