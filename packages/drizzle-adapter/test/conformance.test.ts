@@ -9,17 +9,7 @@ import { installSessionTriggers } from "../src/index.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DrizzleAdapter } from "../src/index.js"
 import { createTables, databases, type TestDatabase } from "./databases.js"
-
-/**
- * The runner's `it`, without the session watch's cases on a database that has no watch (MySQL,
- * D1: its absence, and core's refusal of `session.cache` there, are tested in specifics.test.ts).
- * Not declared rather than skipped: the run has no skipped test to read past.
- */
-const itWhere = (watch: boolean): typeof it =>
-  watch
-    ? it
-    : (((name: string, ...rest: unknown[]) =>
-        name.startsWith("watchSessions") ? undefined : (it as any)(name, ...rest)) as typeof it)
+import { itWhere } from "./it-where.js"
 
 for (const { name, open, watch } of databases) {
   let database: TestDatabase
@@ -34,6 +24,6 @@ for (const { name, open, watch } of databases) {
         teardown: () => database.close(),
       }
     },
-    { describe, it: itWhere(watch), expect, beforeAll, afterAll },
+    { describe, it: itWhere(it, watch), expect, beforeAll, afterAll },
   )
 }

@@ -9,20 +9,35 @@
 import type { SessionChangeListener } from "@latch/core/adapters"
 import { is, sql } from "drizzle-orm"
 import { DrizzleD1Database } from "drizzle-orm/d1"
+import { SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy"
 import { watchInProcess } from "../changes.js"
 import type { Dialect, Group } from "../dialect.js"
 import { resolveTables, type DrizzleAdapterTables } from "../tables.js"
 import * as schema from "./schema.js"
 
-/** A database other processes reach over a network: libsql's `http`, `ws`… to Turso, or D1,
- * which every isolate of a Worker (on every Cloudflare location) writes through its binding. */
+/** A database other processes reach over a network: libsql's `http`, `ws`… to Turso; D1,
+ * which every isolate of a Worker (on every Cloudflare location) writes through its binding; or
+ * any database behind `sqlite-proxy`, whose callback may send the queries anywhere. */
 function isRemote(db: any): boolean {
-  if (is(db, DrizzleD1Database)) return true
+  if (is(db, DrizzleD1Database) || is(db, SqliteRemoteDatabase)) return true
   const protocol = (db.$client as { protocol?: unknown } | undefined)?.protocol
   return typeof protocol === "string" && protocol !== "file"
 }
 
+/** `sqlite-proxy` without its batch callback has no all-or-nothing group: Drizzle's transaction
+ * there sends `begin` through the callback, and concurrent requests' queries would fall into it. */
+function checkProxy(db: any) {
+  const session = db.session as Record<string, unknown> | undefined
+  if (is(db, SqliteRemoteDatabase) && session && "batchCLient" in session && !session.batchCLient) {
+    throw new TypeError(
+      "@latch/drizzle-adapter: drizzle-orm/sqlite-proxy needs its batch callback, " +
+        "drizzle(query, batch), running each batch in one transaction (README, node:sqlite)",
+    )
+  }
+}
+
 export function sqliteDialect(db: any, given: DrizzleAdapterTables | undefined): Dialect {
+  checkProxy(db)
   const tables = resolveTables(schema, given)
   const client: object = db.$client ?? db
   const local = !isRemote(db)
