@@ -8,7 +8,7 @@ import { runAdapterConformance } from "@latch/adapter-test"
 import { installSessionTriggers } from "../src/index.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DrizzleAdapter } from "../src/index.js"
-import { createTables, databases, type TestDatabase } from "./databases.js"
+import { createTables, databases, stopSharedPostgres, type TestDatabase } from "./databases.js"
 import { itWhere } from "./it-where.js"
 
 for (const { name, open, watch } of databases) {
@@ -27,3 +27,5 @@ for (const { name, open, watch } of databases) {
     { describe, it: itWhere(it, watch), expect, beforeAll, afterAll },
   )
 }
+
+afterAll(stopSharedPostgres)

@@ -55,9 +55,28 @@ export async function openPGlite(): Promise<TestDatabase> {
   }
 }
 
+/**
+ * One PostgreSQL server per test file, shared by its databases (node-postgres, postgres.js), each
+ * in a database of its own: a cluster's start is the slow part. The file stops it in its last
+ * `afterAll` (stopSharedPostgres).
+ */
+let shared: ReturnType<typeof startPostgres> | undefined
+let databaseCount = 0
+
+async function postgresDatabase() {
+  const server = await (shared ??= startPostgres())
+  return server.createDatabase(`latch_${++databaseCount}`)
+}
+
+export async function stopSharedPostgres() {
+  const server = shared
+  shared = undefined
+  if (server) await (await server).destroy()
+}
+
 export async function openPostgres(): Promise<TestDatabase> {
-  const server = await startPostgres()
-  const pool = new pg.Pool({ connectionString: server.connectionString, max: 10 })
+  const connectionString = await postgresDatabase()
+  const pool = new pg.Pool({ connectionString, max: 10 })
   const db = nodePostgres(pool)
   return {
     dialect: "pg",
@@ -65,10 +84,7 @@ export async function openPostgres(): Promise<TestDatabase> {
     apply: async (statements) => {
       for (const statement of statements) await pool.query(statement)
     },
-    close: async () => {
-      await pool.end()
-      await server.destroy()
-    },
+    close: () => pool.end(),
   }
 }
 
@@ -78,10 +94,10 @@ export async function openPostgres(): Promise<TestDatabase> {
  * watch's).
  */
 export async function openPostgresJs(): Promise<TestDatabase> {
-  const server = await startPostgres()
+  const connectionString = await postgresDatabase()
   // The triggers' installation says "does not exist, skipping" as a notice: not the test's output.
-  const client = postgres(server.connectionString, { max: 10, onnotice: () => {} })
-  const listen = new pg.Pool({ connectionString: server.connectionString, max: 2 })
+  const client = postgres(connectionString, { max: 10, onnotice: () => {} })
+  const listen = new pg.Pool({ connectionString, max: 2 })
   return {
     dialect: "pg",
     db: postgresJs(client),
@@ -92,7 +108,6 @@ export async function openPostgresJs(): Promise<TestDatabase> {
     close: async () => {
       await client.end()
       await listen.end()
-      await server.destroy()
     },
   }
 }

@@ -28,6 +28,7 @@ import {
   openMariadb,
   pgMigration,
   type TestDatabase,
+  stopSharedPostgres,
 } from "./databases.js"
 
 const newUser = () => {
@@ -378,3 +379,5 @@ describe("DrizzleAdapter setup", () => {
     }
   })
 })
+
+afterAll(stopSharedPostgres)
