@@ -1,8 +1,9 @@
 /**
- * `@latch/adapter-test` on every database: PGlite, a real PostgreSQL server through a `pg.Pool`,
- * better-sqlite3 and libsql on files, Cloudflare D1 in workerd, and a real MariaDB server through
- * a mysql2 pool, each with the tables Drizzle Kit generates. (bun:sqlite runs the same suite
- * under `bun test`: test/bun/.)
+ * `@latch/adapter-test` on every database: PGlite, a real PostgreSQL server through a `pg.Pool`
+ * and through postgres.js, better-sqlite3 and libsql on files, Cloudflare D1 in workerd, and a
+ * real MariaDB server through a mysql2 pool, each with the tables Drizzle Kit generates.
+ * (bun:sqlite runs the same suite under `bun test`, test/bun/; node:sqlite on Node 22,
+ * test/node-sqlite/.)
  */
 import { runAdapterConformance } from "@latch/adapter-test"
 import { installSessionTriggers } from "../src/index.js"
