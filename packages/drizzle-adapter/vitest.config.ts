@@ -13,6 +13,9 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // bun:sqlite exists only in Bun: `bun test` runs test/bun/ (test/bun/run.mjs); node:sqlite
+    // only in Node 22 and later: test/node-sqlite/run.mjs runs that folder on Node 22.
+    exclude: ["test/bun/**", "test/node-sqlite/**", "**/node_modules/**"],
     globalSetup: ["test/global-setup.ts"],
     // Every core: vitest's default leaves one free, which on a 2-core machine runs the files
     // one at a time (most of a test's time is spent waiting on the databases).

@@ -8,8 +8,10 @@
  * `incrementCounter` is one upsert whose conflict branch counts on the stored row. Replacing a
  * set (recovery codes) or removing related rows (a second factor with its codes, a user with all
  * they own) is one atomic group.
+ *
+ * Ids come from Web Crypto's `crypto.randomUUID()`, a global on every runtime Latch supports, so
+ * that a Worker without `nodejs_compat` loads the adapter (no `node:` import).
  */
-import { randomUUID } from "node:crypto"
 import type {
   Adapter,
   AdapterAccount,
@@ -46,7 +48,7 @@ export function adapterMethods(db: any, dialect: Dialect): Adapter {
     if (row.id !== null && row.id !== undefined) return toSession(row)
     const [updated] = await db
       .update(t.sessions)
-      .set({ id: randomUUID() })
+      .set({ id: crypto.randomUUID() })
       .where(and(eq(t.sessions.sessionToken, row.sessionToken), isNull(t.sessions.id)))
       .returning()
     if (updated) return toSession(updated)
@@ -237,7 +239,7 @@ export function adapterMethods(db: any, dialect: Dialect): Adapter {
       // new ones, so that every session can be listed and revoked by id.
       const values = onlyColumns(t.sessions, {
         ...session,
-        id: session.id ?? randomUUID(),
+        id: session.id ?? crypto.randomUUID(),
         createdAt: session.createdAt ?? new Date(),
       })
       const [row] = await db.insert(t.sessions).values(values).returning()

@@ -21,6 +21,13 @@ export interface DrizzleAdapterOptions {
   /** PostgreSQL with a `pg.Pool`: how the session watch checks its listening connection
    * (`@latch/pg-adapter`'s `WatchOptions`: `heartbeatMs`, default 1000). */
   watch?: WatchOptions
+  /**
+   * PostgreSQL on a driver whose client the session watch cannot listen on (postgres.js, a
+   * single `pg.Client`, Neon's HTTP driver…): a `pg.Pool` on the same database, one of whose
+   * connections the watch keeps for `LISTEN` (a few, idle, connections: the rest of the adapter
+   * still runs on `db`). Without it, such a database has no `watchSessions`.
+   */
+  listen?: unknown
 }
 
 function dialectOf(
@@ -28,13 +35,20 @@ function dialectOf(
   tables: DrizzleAdapterTables | undefined,
   options: DrizzleAdapterOptions,
 ): Dialect {
-  if (is(db, PgDatabase)) return pgDialect(db, tables, options.watch)
+  if (is(db, PgDatabase)) return pgDialect(db, tables, options)
+  if (options.listen !== undefined) {
+    throw new TypeError(
+      "@latch/drizzle-adapter: the listen option is for PostgreSQL (a pg.Pool the session watch " +
+        "listens on); SQLite and MySQL have no LISTEN",
+    )
+  }
   if (is(db, BaseSQLiteDatabase)) return sqliteDialect(db, tables)
   if (is(db, MySqlDatabase)) return mysqlDialect(db, tables)
   throw new TypeError(
     "@latch/drizzle-adapter: DrizzleAdapter(db) needs a Drizzle database for PostgreSQL " +
-      "(drizzle-orm/node-postgres, drizzle-orm/pglite…), SQLite (drizzle-orm/better-sqlite3, " +
-      "drizzle-orm/libsql…) or MySQL / MariaDB (drizzle-orm/mysql2 on a pool)",
+      "(drizzle-orm/node-postgres, drizzle-orm/pglite, drizzle-orm/postgres-js…), SQLite " +
+      "(drizzle-orm/better-sqlite3, drizzle-orm/libsql, drizzle-orm/d1, drizzle-orm/bun-sqlite…) " +
+      "or MySQL / MariaDB (drizzle-orm/mysql2 on a pool)",
   )
 }
 
@@ -44,8 +58,9 @@ function dialectOf(
  * `@auth/drizzle-adapter` takes them (`{ usersTable, accountsTable, … }`).
  *
  * Offers `watchSessions` (for `session.cache`) on PostgreSQL through a PGlite or a `pg.Pool`
- * (with the triggers of `installSessionTriggers`), and on a local SQLite database in one process;
- * not on MySQL (README, "The session cache"), which needs a mysql2 pool.
+ * (with the triggers of `installSessionTriggers`; another driver with `options.listen`), and on
+ * a local SQLite database in one process; not on remote SQLite (Turso, D1) nor on MySQL (README,
+ * "The session cache"), which needs a mysql2 pool.
  */
 export function DrizzleAdapter(
   db: unknown,

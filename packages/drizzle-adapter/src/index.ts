@@ -1,9 +1,9 @@
 /**
  * `@latch/drizzle-adapter`: Latch's users, accounts, database sessions, email tokens, passkeys,
  * passwords, second factors, recovery codes and counters on a Drizzle database — PostgreSQL
- * (node-postgres, PGlite…), SQLite (better-sqlite3, libsql…) or MySQL / MariaDB (mysql2). The
- * tables are Drizzle schema objects (`@latch/drizzle-adapter/pg`, `/sqlite`, `/mysql`) that the
- * app spreads into its own schema.
+ * (node-postgres, PGlite, postgres.js…), SQLite (better-sqlite3, libsql, D1, bun:sqlite…) or
+ * MySQL / MariaDB (mysql2). The tables are Drizzle schema objects (`@latch/drizzle-adapter/pg`,
+ * `/sqlite`, `/mysql`) that the app spreads into its own schema.
  *
  * @module drizzle-adapter
  */

@@ -9,9 +9,12 @@ import { createClient } from "@libsql/client"
 import { eq } from "drizzle-orm"
 import { drizzle as libsql } from "drizzle-orm/libsql"
 import { drizzle as mysql2 } from "drizzle-orm/mysql2"
+import { drizzle as postgresJs } from "drizzle-orm/postgres-js"
 import { mysqlTable, timestamp as mysqlTimestamp, varbinary, varchar } from "drizzle-orm/mysql-core"
 import { pgTable, text, timestamp } from "drizzle-orm/pg-core"
 import { createConnection, createPool } from "mysql2"
+import pg from "pg"
+import postgres from "postgres"
 import type { AuthConfig } from "@latch/core/types"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { Browser, SECRET } from "../../core/test/helpers/request.js"
@@ -25,6 +28,7 @@ import {
   openMariadb,
   pgMigration,
   type TestDatabase,
+  stopSharedPostgres,
 } from "./databases.js"
 
 const newUser = () => {
@@ -49,7 +53,7 @@ describe.each(databases)("DrizzleAdapter on $name", ({ name, open, watch }) => {
     database = await open()
     await createTables(database)
     if (database.dialect === "pg") await installSessionTriggers(database.db)
-    a = DrizzleAdapter(database.db) as Required<Adapter>
+    a = DrizzleAdapter(database.db, undefined, database.options) as Required<Adapter>
   })
   afterAll(() => database?.close())
 
@@ -149,6 +153,22 @@ describe.each(databases)("DrizzleAdapter on $name", ({ name, open, watch }) => {
       expect(a.watchSessions).toBeUndefined()
       expect(typeof a.incrementCounter).toBe("function")
     })
+
+    it("has the session cache alone refused, with a logged error naming watchSessions", async () => {
+      const error = vi.fn()
+      const config: AuthConfig = {
+        secret: SECRET,
+        trustHost: true,
+        adapter: a,
+        session: { strategy: "database", cache: true },
+        providers: [],
+        logger: { error, warn: () => {}, debug: () => {} },
+      }
+      const response = await new Browser(config as never).fetch("/auth/session")
+      expect(response.status).toBe(500)
+      expect(await response.text()).not.toMatch(/at .*\.ts:\d+/)
+      expect(error.mock.calls[0]![0].message).toMatch(/watchSessions.*session\.cache/)
+    })
   }
 
   it("keeps addresses that differ only in case as two users", async () => {
@@ -195,6 +215,38 @@ describe("DrizzleAdapter setup", () => {
       expect(typeof adapter.incrementCounter).toBe("function")
     } finally {
       client.close()
+    }
+  })
+
+  it("on postgres.js, offers no session watch unless given a pg.Pool to listen on", async () => {
+    // postgres.js connects at its first query: none is made here.
+    const client = postgres("postgres://127.0.0.1:1/none")
+    const pool = new pg.Pool({ connectionString: "postgres://127.0.0.1:1/none" })
+    try {
+      expect(DrizzleAdapter(postgresJs(client)).watchSessions).toBeUndefined()
+      const adapter = DrizzleAdapter(postgresJs(client), undefined, { listen: pool })
+      expect(typeof adapter.watchSessions).toBe("function")
+    } finally {
+      await client.end()
+      await pool.end()
+    }
+  })
+
+  it("refuses a listen option that is not a pg.Pool, or given for SQLite, saying what it takes", async () => {
+    const client = postgres("postgres://127.0.0.1:1/none")
+    const sqlite = createClient({ url: "http://127.0.0.1:1" })
+    try {
+      expect(() => DrizzleAdapter(postgresJs(client), undefined, { listen: client })).toThrow(
+        /listen option takes a pg\.Pool/,
+      )
+      const pool = new pg.Pool()
+      expect(() => DrizzleAdapter(libsql(sqlite), undefined, { listen: pool })).toThrow(
+        /listen option is for PostgreSQL/,
+      )
+      await pool.end()
+    } finally {
+      await client.end()
+      sqlite.close()
     }
   })
 
@@ -329,3 +381,5 @@ describe("DrizzleAdapter setup", () => {
     }
   })
 })
+
+afterAll(stopSharedPostgres)

@@ -8,7 +8,6 @@
  * the row and the others find it gone. A write that must answer with the row writes, then reads
  * it back by its key.
  */
-import { randomUUID } from "node:crypto"
 import type {
   Adapter,
   AdapterAccount,
@@ -57,7 +56,7 @@ export function mysqlMethods(db: any, t: Tables, now: ReturnType<typeof sql>): P
     if (row.id !== null && row.id !== undefined) return toSession(row)
     await db
       .update(t.sessions)
-      .set({ id: randomUUID() })
+      .set({ id: crypto.randomUUID() })
       .where(and(sessionKey(row.sessionToken), isNull(t.sessions.id)))
     // This call's id, or the one another request gave it meanwhile.
     return toSession((await first(t.sessions, sessionKey(row.sessionToken))) ?? row)
@@ -65,7 +64,7 @@ export function mysqlMethods(db: any, t: Tables, now: ReturnType<typeof sql>): P
 
   return {
     async createUser(user: AdapterUser) {
-      const id = user.id ?? randomUUID()
+      const id = user.id ?? crypto.randomUUID()
       const values = onlyColumns(t.users, { ...user, id, email: emailValue(user.email) })
       await db.insert(t.users).values(values)
       return toUser((await first(t.users, userKey(id)))!)
@@ -174,7 +173,7 @@ export function mysqlMethods(db: any, t: Tables, now: ReturnType<typeof sql>): P
     async createSession(session: AdapterSession) {
       const values = onlyColumns(t.sessions, {
         ...session,
-        id: session.id ?? randomUUID(),
+        id: session.id ?? crypto.randomUUID(),
         createdAt: session.createdAt ?? new Date(),
       })
       await db.insert(t.sessions).values(values)

@@ -2,7 +2,9 @@
  * PostgreSQL through Drizzle (`drizzle-orm/node-postgres`, `drizzle-orm/pglite`, and the other
  * PostgreSQL drivers): the database's clock is `now()`, groups run in a transaction, and the
  * session watch listens to the triggers of triggers.ts through `@latch/pg-adapter`'s watch, on
- * the driver's own client (a `pg.Pool` or a PGlite).
+ * the driver's own client (a `pg.Pool` or a PGlite), or on the `pg.Pool` given as `listen` when
+ * the driver's client is another (postgres.js has a listening API of its own, which that watch,
+ * with its heartbeat and its `live(false)` while a connection is in doubt, does not speak).
  */
 import type { SessionChangeListener, SessionWatch } from "@latch/core/adapters"
 import { PostgresAdapter, type WatchOptions } from "@latch/pg-adapter"
@@ -31,10 +33,16 @@ function listeningClient(client: unknown): Queryable | undefined {
 export function pgDialect(
   db: any,
   given: DrizzleAdapterTables | undefined,
-  watch: WatchOptions | undefined,
+  { watch, listen }: { watch?: WatchOptions | undefined; listen?: unknown },
 ): Dialect {
   const tables = resolveTables(schema, given)
-  const client = listeningClient(db.$client)
+  const client = listeningClient(listen ?? db.$client)
+  if (listen !== undefined && !client) {
+    throw new TypeError(
+      "@latch/drizzle-adapter: the listen option takes a pg.Pool (new pg.Pool({ connectionString })) " +
+        "on the same database, one of whose connections the session watch keeps for LISTEN",
+    )
+  }
 
   async function watchSessions(listener: SessionChangeListener): Promise<SessionWatch> {
     const { rows } = await client!.query(countTriggersSql(given)).catch((error: unknown) => {
