@@ -177,5 +177,6 @@ describe.each(cases)("from @auth/drizzle-adapter on $name", ({ open, authjs, mig
     expect(await adapter.getPasswordHash!(authjsUser.id)).toBe(
       "$scrypt$ln=17,r=8,p=1$c2FsdA==$a2V5",
     )
-  })
+    // A whole migration and two sign-ins: about 4 s alone, several times that on a loaded machine.
+  }, 60_000)
 })
