@@ -38,6 +38,7 @@ import {
   toVerificationToken,
   userColumns,
   userValues,
+  type NewUser,
 } from "./rows.js"
 import { watchSessions } from "./watch.js"
 
@@ -81,9 +82,15 @@ type MethodName =
 
 /** The adapter's methods: all of `Adapter`'s, none optional, each returning a Promise. */
 export type PostgresAdapterMethods = {
-  [K in MethodName]: (
+  [K in Exclude<MethodName, "createUser">]: (
     ...args: Parameters<NonNullable<Adapter[K]>>
   ) => Promise<Awaited<ReturnType<NonNullable<Adapter[K]>>>>
+} & {
+  /**
+   * Creates a user. Without an `id` (or with an empty one) the database makes one, a UUID, as
+   * `users.id`'s default does for SQL inserts: a seeding script need not invent ids.
+   */
+  createUser(user: NewUser): Promise<AdapterUser>
 }
 
 /** Something that may be a `pg.Pool`: an event emitter with `error` events. */
@@ -149,11 +156,12 @@ export function PostgresAdapter(
     values (${accountPlaceholders.join(", ")}) returning *`
 
   return {
-    async createUser(user: AdapterUser) {
+    async createUser(user: NewUser) {
       const row = await first(
         "createUser",
         `insert into ${t.users} (id, name, email, email_verified, image)
-         values ($1, $2, $3, $4, $5) returning *`,
+         values (coalesce(nullif($1, ''), gen_random_uuid()::text), $2, $3, $4, $5)
+         returning *`,
         userValues(user),
       )
       return toUser(row!)

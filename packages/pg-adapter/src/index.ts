@@ -6,6 +6,7 @@
  * @module pg-adapter
  */
 export { PostgresAdapter, type PostgresAdapterMethods } from "./adapter.js"
+export type { NewUser } from "./rows.js"
 export { migrate, schemaSql } from "./migrate.js"
 export { sessionsChannel } from "./channel.js"
 export { hashSessionTokens, hashSessionTokensSql } from "./hash-tokens.js"

@@ -35,7 +35,7 @@ export function schemaSql(options: PostgresAdapterOptions = {}): string {
       : `create schema if not exists ${quoteIdentifier(options.schema)};\n`
   return `${createSchema}
 create table if not exists ${t.users} (
-  id text primary key,
+  id text primary key default gen_random_uuid()::text,
   name text,
   email text unique,
   email_verified timestamptz,
@@ -70,6 +70,7 @@ create table if not exists ${t.sessions} (
   last_seen_at timestamptz
 );
 create index if not exists sessions_user_id_idx on ${t.sessions} (user_id);
+${userIdDefaultUpgrade(t.users)}
 ${sessionFieldsUpgrade(t.sessions)}
 create unique index if not exists sessions_id_idx on ${t.sessions} (id);
 
@@ -117,6 +118,23 @@ create table if not exists ${t.recoveryCodes} (
   primary key (user_id, code_hash)
 );
 ${recoveryCodesSql(options)}${notifySql(options)}`
+}
+
+/**
+ * Gives `users.id` of a table made before it had one the default new tables have, so that a
+ * user inserted without an id (a seeding script, SQL by hand) gets a UUID. Only when it has none:
+ * `alter table` locks the table, and an up-to-date database is not locked at every start.
+ */
+function userIdDefaultUpgrade(users: string): string {
+  return `do ${dollarQuote(`
+begin
+  if not exists (select 1 from pg_attribute a join pg_attrdef d
+      on d.adrelid = a.attrelid and d.adnum = a.attnum
+      where a.attrelid = ${quoteLiteral(users)}::regclass and a.attname = 'id') then
+    alter table ${users} alter column id set default gen_random_uuid()::text;
+  end if;
+end
+`)};`
 }
 
 /** The columns that sessions tables made by @latch/pg-adapter 0.1 lack. */

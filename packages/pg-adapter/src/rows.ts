@@ -45,9 +45,15 @@ export function emailValue(email: string | null | undefined): string | null {
 }
 
 /** The user's columns, given as values in this order by createUser. */
-export function userValues(user: AdapterUser): unknown[] {
+/** A user to create: an `AdapterUser` whose `id` and `emailVerified` may be left out. */
+export type NewUser = Omit<AdapterUser, "id" | "emailVerified"> & {
+  id?: string | null
+  emailVerified?: Date | null
+}
+
+export function userValues(user: NewUser): unknown[] {
   return [
-    user.id,
+    user.id ?? null,
     user.name ?? null,
     emailValue(user.email),
     user.emailVerified ?? null,

@@ -115,6 +115,52 @@ export function runPostgresSpecifics(name: string, get: () => SpecificsSetup) {
       expect((rows as { n: number }[])[0]!.n).toBe(5)
     })
 
+    it("createUser without an id: the database makes a UUID, as users.id's default does for SQL", async () => {
+      const { client } = get()
+      const adapter = PostgresAdapter(client)
+      const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+      const seeded = await adapter.createUser({ email: `${id("seed")}@example.com` })
+      expect(seeded.id).toMatch(uuid)
+      expect(await adapter.getUser(seeded.id)).toMatchObject({ email: seeded.email })
+      // An empty id is no id; a given one is kept.
+      const empty = await adapter.createUser({ id: "", email: "" })
+      expect(empty.id).toMatch(uuid)
+      expect(empty.id).not.toBe(seeded.id)
+      const given = id("user")
+      expect((await adapter.createUser({ id: given, email: `${given}@example.com` })).id).toBe(
+        given,
+      )
+      // And a row inserted by hand.
+      const { rows } = await client.query(
+        "insert into users (name) values ('Seeded by SQL') returning id",
+        [],
+      )
+      expect((rows as { id: string }[])[0]!.id).toMatch(uuid)
+    })
+
+    it("migrate gives users.id of an earlier table its default, without touching its rows", async () => {
+      const { client } = get()
+      const schema = `old_users_${randomUUID().replaceAll("-", "")}`
+      await client.query(`create schema ${schema}`, [])
+      // The users table as @latch/pg-adapter 0.1 made it: no default.
+      await client.query(
+        `create table ${schema}.users (id text primary key, name text, email text unique,
+           email_verified timestamptz, image text)`,
+        [],
+      )
+      await client.query(`insert into ${schema}.users (id, name) values ('kept-1', 'Kept')`, [])
+      await migrate(client, { schema })
+      await migrate(client, { schema })
+      const { rows } = await client.query(
+        `insert into ${schema}.users (name) values ('New') returning id`,
+        [],
+      )
+      expect((rows as { id: string }[])[0]!.id).toMatch(/^[0-9a-f-]{36}$/)
+      const kept = await PostgresAdapter(client, { schema }).getUser("kept-1")
+      expect(kept).toMatchObject({ id: "kept-1", name: "Kept" })
+      await client.query(`drop schema ${schema} cascade`, [])
+    })
+
     it("getSessionAndUser is one statement; useVerificationToken one delete … returning", async () => {
       const { recorder, statements } = recording(get().client)
       const adapter = PostgresAdapter(recorder)
