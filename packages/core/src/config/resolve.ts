@@ -13,6 +13,7 @@ import { DEFAULT_MAX_AGE, decode, encode } from "../jwt.js"
 import { createLogger, type LoggerInstance, type WarningCode } from "../lib/logger.js"
 import type { EmailConfig } from "../providers/email.js"
 import { passwordSettings, type PasswordConfig } from "../providers/password.js"
+import { isWeakScrypt } from "../password/hash.js"
 import { normalizeBasePath } from "../lib/url.js"
 import { skipCSRFCheck } from "../markers.js"
 import { deriveKeys, type DerivedKey } from "../security/keys.js"
@@ -183,6 +184,7 @@ function assertPassword(providers: Map<string, InternalProvider>, adapter: Adapt
         (other) => other.type === "email" && typeof (other as EmailConfig).sendMail === "function",
       )
     if (!canMail) warnings.push("password-no-mail")
+    if (isWeakScrypt(settings.scrypt)) warnings.push("weak-password-hash")
   }
   return warnings
 }

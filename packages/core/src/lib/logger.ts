@@ -18,6 +18,7 @@ export type WarningCode =
   | "credentials-rate-limited"
   | "origin-from-request"
   | "password-no-mail"
+  | "weak-password-hash"
   | "env-unreadable"
 
 /** The logger's methods. */
@@ -48,6 +49,8 @@ const warnings: Record<WarningCode, string> = {
     "Neither AUTH_URL nor the adapter's ORIGIN is set: the links Latch emails and the redirects it sends follow the request's URL, which most servers build from the Host header the client sent. Pin the origin: set AUTH_URL=https://your.site (or ORIGIN with SvelteKit's adapter-node).",
   "password-no-mail":
     "The Password provider has no way to send mail: sign-up, password resets and the notices of a changed password fail with code=mail_failed. Add an email provider that can send any message (Nodemailer, Resend, SendGrid, Postmark, Mailgun, Forward Email) or pass Password({ sendMail }).",
+  "weak-password-hash":
+    "The Password provider's scrypt parameters are below the lowest OWASP recommends (8 MiB of memory, and N·r·p of at least 655,360, e.g. ln 13, r 8, p 10): a stolen hash is cheap to guess. Keep the default ({ ln: 15, r: 8, p: 3 }) or raise them.",
   "env-unreadable":
     "The runtime refused to let the environment be read (Deno without --allow-env, say): AUTH_SECRET, AUTH_URL and every other AUTH_* variable count as unset. Grant the read (deno run --allow-env, or --allow-env=AUTH_SECRET,AUTH_URL,… for the ones you use), or pass secret and the rest in the configuration, or call setEnvDefaults(env, config) with an object of your own.",
   "weak-secret":

@@ -161,6 +161,17 @@ export function isBoundedScrypt(params: ScryptParams): boolean {
   return 128 * r * 2 ** ln <= MAX_SCRYPT_MEMORY
 }
 
+/**
+ * Whether scrypt parameters are weaker than every configuration OWASP's Password Storage Cheat
+ * Sheet lists (from N = 2^17, r = 8, p = 1 down to N = 2^13, r = 8, p = 10): less memory than
+ * its lowest (8 MiB), or less work than its lowest (N · r · p = 655,360). Accepted all the same
+ * (tests, a platform's CPU budget), with the `weak-password-hash` warning.
+ */
+export function isWeakScrypt(params: ScryptParams): boolean {
+  const { ln, r, p } = params
+  return 128 * r * 2 ** ln < 8 * 2 ** 20 || 2 ** ln * r * p < 655_360
+}
+
 const sameParams = (a: ScryptParams, b: ScryptParams) => a.ln === b.ln && a.r === b.r && a.p === b.p
 
 /**
