@@ -153,3 +153,43 @@ describe("GET /auth/csrf", () => {
     expect(csrf.status).toBe(200)
   })
 })
+
+describe("every POST action checks the CSRF token before it runs", () => {
+  // The list the README's Actions section gives; `/callback/<provider>` checks it itself.
+  it.each([
+    "/auth/signin/credentials",
+    "/auth/signout",
+    "/auth/signup/password",
+    "/auth/verify-email/password",
+    "/auth/reset-password/password",
+    "/auth/new-password/password",
+    "/auth/change-password/password",
+    "/auth/unlink/github",
+    "/auth/two-factor",
+    "/auth/two-factor/setup",
+    "/auth/two-factor/disable",
+    "/auth/two-factor/recovery-codes",
+    "/auth/reauthenticate",
+  ])("POST %s without the token: MissingCSRF, and the session untouched", async (path) => {
+    const browser = new Browser(testConfig())
+    await browser.signIn()
+    const before = await browser.session()
+    expect(before?.user?.name).toBe("Alice")
+    // The CSRF cookie is there; the form lacks its token (a form posted from another site).
+    const response = await browser.fetch(path, { form: { email: "alice@example.com" } })
+    expect(response.status).toBe(302)
+    const location = new URL(response.headers.get("location")!)
+    expect(location.searchParams.get("error")).toBe("MissingCSRF")
+    expect(await browser.session()).toEqual(before)
+  })
+
+  it("POST /session without the token: 400 MissingCSRF, and the session not updated", async () => {
+    const browser = new Browser(testConfig())
+    await browser.signIn()
+    const before = await browser.session()
+    const response = await browser.fetch("/auth/session", { json: { data: { name: "Mallory" } } })
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({ error: "MissingCSRF" })
+    expect(await browser.session()).toEqual(before)
+  })
+})
