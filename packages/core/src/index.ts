@@ -46,7 +46,7 @@ export {
   revokeUserSession,
   type UserSession,
 } from "./session/manage.js"
-export { closeSessionCache } from "./session/cache.js"
+export { closeSessionCache, sessionCacheStatus, type SessionCacheStatus } from "./session/cache.js"
 export {
   beginTwoFactorSetup,
   getTwoFactorStatus,

@@ -56,6 +56,9 @@ export class SessionCache {
   private closed = false
   private retryAt = 0
   private lastFailure: string | undefined
+  /** Reads served from the cache, and reads that went to the database (for `status`). */
+  private hits = 0
+  private misses = 0
 
   constructor(
     private readonly adapter: Adapter,
@@ -99,14 +102,15 @@ export class SessionCache {
   get(key: string, now: number): { hit?: Entry["found"]; generation: number } {
     this.start(now)
     const generation = this.generation
-    if (!this.live) return { generation }
-    const entry = this.entries.get(key)
-    if (!entry) return { generation }
-    if (entry.until <= now || entry.found.session.expires.getTime() <= now) {
+    const entry = this.live ? this.entries.get(key) : undefined
+    if (entry && (entry.until <= now || entry.found.session.expires.getTime() <= now)) {
       this.evict(key)
-      return { generation }
+    } else if (entry) {
+      this.hits++
+      return { hit: entry.found, generation }
     }
-    return { hit: entry.found, generation }
+    this.misses++
+    return { generation }
   }
 
   /** Keeps what a read found, unless a change arrived since the read began (`generation`). */
@@ -161,6 +165,11 @@ export class SessionCache {
     await watch?.close()
   }
 
+  /** What `sessionCacheStatus` reports. */
+  get status(): SessionCacheStatus {
+    return { serving: this.live, entries: this.entries.size, hits: this.hits, misses: this.misses }
+  }
+
   /** How many sessions are cached (tests, diagnostics). */
   get size(): number {
     return this.entries.size
@@ -170,6 +179,22 @@ export class SessionCache {
   get serving(): boolean {
     return this.live
   }
+}
+
+/** The state of an adapter's session cache, as `sessionCacheStatus` reports it. */
+export interface SessionCacheStatus {
+  /**
+   * Whether the cache serves: the adapter's `watchSessions` is listening and says every change
+   * is delivered. `false` before its first `live(true)`, after a failed or dropped watch (every
+   * read then goes to the database).
+   */
+  serving: boolean
+  /** Sessions held now. */
+  entries: number
+  /** Session reads answered from the cache since the process started. */
+  hits: number
+  /** Session reads that went to the database (not cached, expired, or the cache not serving). */
+  misses: number
 }
 
 const caches = new WeakMap<Adapter, SessionCache>()
@@ -208,4 +233,20 @@ export async function closeSessionCache(adapter: Adapter): Promise<void> {
 /** The cache of `adapter`, if one was started (tests, diagnostics). */
 export function existingSessionCache(adapter: Adapter): SessionCache | undefined {
   return caches.get(adapter)
+}
+
+/**
+ * The state of `adapter`'s session cache: whether it serves (its watch is listening), how many
+ * sessions it holds, and how many reads it answered or sent to the database; `undefined` until
+ * a request of a configuration with `session.cache` has used the adapter, and after
+ * `closeSessionCache`. For a health check or a metrics endpoint.
+ *
+ * @example
+ * ```ts
+ * const cache = sessionCacheStatus(adapter)
+ * if (cache && !cache.serving) console.warn("session cache not serving: reads go to the database")
+ * ```
+ */
+export function sessionCacheStatus(adapter: Adapter): SessionCacheStatus | undefined {
+  return caches.get(adapter)?.status
 }

@@ -8,7 +8,7 @@
  * (helpers/watched-adapter.ts); `@latch/pg-adapter`'s tests run the same against PostgreSQL.
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { closeSessionCache, revokeSessions } from "../../src/index.js"
+import { closeSessionCache, revokeSessions, sessionCacheStatus } from "../../src/index.js"
 import { existingSessionCache } from "../../src/session/cache.js"
 import type { AuthConfig } from "../../src/types.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
@@ -66,6 +66,27 @@ describe("session cache", () => {
     // The first read fills the cache; the four after it read nothing.
     expect(db.reads).toHaveLength(1)
     expect(existingSessionCache(a.adapter)?.size).toBe(1)
+  })
+
+  it("tells its state through sessionCacheStatus: serving, entries, hits and misses", async () => {
+    const { a } = setup()
+    // No request has used the adapter yet: no cache.
+    expect(sessionCacheStatus(a.adapter)).toBeUndefined()
+    const browser = new Browser(a.config)
+    await browser.signIn()
+    await browser.session()
+    await settle()
+    const before = sessionCacheStatus(a.adapter)!
+    expect(before.serving).toBe(true)
+    for (let i = 0; i < 3; i++) await browser.session()
+    const after = sessionCacheStatus(a.adapter)!
+    // The first of them fills the cache (a miss), the others are hits.
+    expect(after.hits - before.hits).toBe(2)
+    expect(after.misses - before.misses).toBe(1)
+    expect(after.entries).toBe(1)
+    await closeSessionCache(a.adapter)
+    // Closed: no cache any more (the next request would start a new one).
+    expect(sessionCacheStatus(a.adapter)).toBeUndefined()
   })
 
   it("refuses on another instance, at once, a session signed out on one", async () => {
