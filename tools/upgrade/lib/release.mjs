@@ -123,7 +123,8 @@ export const buildDir = (commit) => join(tmpdir(), `latch-release-${commit.slice
  * @param {{ log?: (line: string) => void }} [options]
  */
 export function buildRelease({ log = () => {} } = {}) {
-  const checkout = here
+  // From the top of the checkout: in a subdirectory, `git archive` takes only that directory.
+  const checkout = git(here, "rev-parse", "--show-toplevel")
   const release = lastRelease(checkout, recordedReleases())
   const root = buildDir(release.commit)
   const done = join(root, ".latch-release-built")

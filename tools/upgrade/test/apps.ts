@@ -35,6 +35,7 @@ export const GITHUB_USERS = {
   alice: { id: 1001, login: "alice", name: "Alice Liddell", email: "alice@example.com" },
   erin: { id: 1002, login: "erin", name: "Erin", email: "erin@example.com" },
   frank: { id: 1003, login: "frank", name: "Frank", email: "frank@example.com" },
+  ivan: { id: 1004, login: "ivan", name: "Ivan", email: "ivan@example.com" },
 } as const
 export type GitHubLogin = keyof typeof GITHUB_USERS
 
@@ -55,7 +56,11 @@ export function registerGitHub(server: OAuthServer): { next: GitHubLogin } {
     token: {
       url: "https://github.com/login/oauth/access_token",
       auth: "basic",
-      response: (access_token) => ({ access_token, scope: "read:user,user:email", token_type: "bearer" }),
+      response: (access_token) => ({
+        access_token,
+        scope: "read:user,user:email",
+        token_type: "bearer",
+      }),
     },
     api: [
       {

@@ -27,6 +27,16 @@ export class Browser {
     return copy
   }
 
+  /** The `Cookie` header this browser sends. */
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ")
+  }
+
+  /** A request of this browser to a page of the app (for the functions that read a session). */
+  request(path: string): Request {
+    return new Request(new URL(path, ORIGIN), { headers: { cookie: this.cookieHeader() } })
+  }
+
   store(response: Response): void {
     for (const header of response.headers.getSetCookie()) {
       const cookie = parseSetCookie(header)
@@ -44,12 +54,7 @@ export class Browser {
     init: { form?: Record<string, string>; headers?: Record<string, string> } = {},
   ): Promise<Response> {
     const headers = new Headers(init.headers)
-    if (this.cookies.size) {
-      headers.set(
-        "cookie",
-        [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "),
-      )
-    }
+    if (this.cookies.size) headers.set("cookie", this.cookieHeader())
     let body: string | undefined
     if (init.form) {
       headers.set("content-type", "application/x-www-form-urlencoded")

@@ -48,6 +48,37 @@ export async function open(browser: Browser, link: URL): Promise<Response> {
   return browser.fetch(`${link.pathname}${link.search}`)
 }
 
+const decode = (value: string) =>
+  value.replace(/&(amp|lt|gt|quot|#39|#61|#96);/g, (_, name: string) => ENTITIES[name]!)
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  "#39": "'",
+  "#61": "=",
+  "#96": "`",
+}
+
+/**
+ * Follows a mailed link as a person does: where the link opens a page with a button (later
+ * versions ask for one press, since mail scanners open links too), presses it.
+ */
+export async function follow(browser: Browser, link: URL): Promise<Response> {
+  const opened = await open(browser, link)
+  if (opened.status !== 200) return opened
+  const page = await opened.text()
+  const form = /<form method="post" action="([^"]*)">([\s\S]*?)<\/form>/.exec(page)
+  expect(form, "the link's page has a form to post").not.toBeNull()
+  const fields: Record<string, string> = {}
+  for (const [, name, value] of form![2]!.matchAll(
+    /<input type="hidden" name="([^"]*)" value="([^"]*)"/g,
+  )) {
+    fields[decode(name!)] = decode(value!)
+  }
+  return browser.fetch(decode(form![1]!), { form: fields })
+}
+
 const ceremony = (challenge: string): CeremonyInput => ({
   challenge,
   origin: ORIGIN,

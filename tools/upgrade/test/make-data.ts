@@ -40,6 +40,8 @@ export interface Made {
   passkeys: Passkey[]
   /** Links mailed and not yet opened, to an address with or without an account. */
   pendingLinks: { email: string; link: URL }[]
+  /** Ivan, signed in on two devices, whose sessions are managed after the upgrade. */
+  devices: { laptop: Browser; phone: Browser }
   /** GitHub accounts and the user each was stored under, by app. */
   oauth: { login: GitHubLogin; app: "database" | "jwt"; email: string }[]
 }
@@ -88,6 +90,12 @@ export async function makeData(
     pendingLinks.push({ email, link: await requestLink(browser, outbox, email) })
   }
 
+  // Ivan signs in with GitHub on his laptop and on his phone.
+  const devices = { laptop: new Browser(old.database), phone: new Browser(old.database) }
+  for (const [device, browser] of Object.entries(devices)) {
+    home(await gitHubSignIn(browser, oauth, github, "ivan"), `ivan signs in on his ${device}`)
+  }
+
   // Frank signs up with GitHub in the app with JWT sessions and a database.
   const frank = new Browser(old.jwt)
   home(await gitHubSignIn(frank, oauth, github, "frank"), "frank signs in with GitHub")
@@ -100,9 +108,10 @@ export async function makeData(
     signedIn.push({ label: `${member} (credentials, JWT session)`, app: "stateless", browser })
   }
   const dan = signedIn.at(-1)!.browser
-  expect([...dan.cookies.keys()], "dan's session cookie is chunked").toContain(
-    "authjs.session-token.1",
-  )
+  expect(
+    [...dan.cookies.keys()].filter((name) => /session-token\.\d$/.test(name)),
+    "dan's session cookie is in chunks",
+  ).toHaveLength(2)
 
   const sessions: SignedIn[] = []
   for (const entry of signedIn) {
@@ -114,10 +123,21 @@ export async function makeData(
   return {
     signedIn: sessions,
     passkeys: [
-      { label: "alice's (with a counter)", email: "alice@example.com", authenticator: aliceKeys, credential: aliceKey },
-      { label: "erin's (without a counter)", email: "erin@example.com", authenticator: erinKeys, credential: erinKey },
+      {
+        label: "alice's (with a counter)",
+        email: "alice@example.com",
+        authenticator: aliceKeys,
+        credential: aliceKey,
+      },
+      {
+        label: "erin's (without a counter)",
+        email: "erin@example.com",
+        authenticator: erinKeys,
+        credential: erinKey,
+      },
     ],
     pendingLinks,
+    devices,
     oauth: [
       { login: "alice", app: "database", email: "alice@example.com" },
       { login: "erin", app: "database", email: "erin@example.com" },

@@ -53,7 +53,8 @@ export async function choosePassword(server: Server, mails: Mails, email: string
     password: NEW_PASSWORD,
     callbackUrl: "/home",
   })
-  expect(location?.href, "the new password signs in").toBe(HOME)
+  expect(location?.origin, "the new password signs in").toBe(ORIGIN)
+  expect((await browser.session())?.user?.email).toBe(email)
   return browser
 }
 
