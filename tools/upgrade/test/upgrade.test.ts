@@ -312,6 +312,11 @@ describe.each(databases)(`upgrading from ${release.label} on $name`, ({ open: op
         expect(Date.parse(session?.expires), entry.label).toBeGreaterThanOrEqual(
           Date.parse(entry.before.expires),
         )
+      // The cookie now has Auth.js's name (and reads again under it).
+      const names = [...browser.cookies.keys()].filter((name) => name.includes("session-token"))
+      expect(names.length, entry.label).toBeGreaterThan(0)
+      expect(names.every((name) => name.startsWith("authjs.")), names.join()).toBe(true)
+      expect((await browser.session())?.user, entry.label).toMatchObject(entry.before.user)
     }
     expect(await counts(db.client, ["sessions"]), "no session was made or lost").toEqual(
       sessionsBefore,
