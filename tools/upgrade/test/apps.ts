@@ -143,7 +143,7 @@ export function apps(
         providers: [
           latch.Credentials({
             credentials: { username: {}, password: { type: "password" } },
-            authorize: ({ username, password }: Record<string, string>) => {
+            authorize: ({ username = "", password }: Record<string, string | undefined>) => {
               const member = MEMBERS[username]
               return member && password === `${username}-password` ? member : null
             },

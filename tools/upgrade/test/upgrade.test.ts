@@ -241,7 +241,7 @@ describe.each(databases)(`upgrading from ${release.label} on $name`, ({ open: op
     let phoneId: string
 
     it("the list shows both, and the phone, used once since the upgrade, is still signed in", async () => {
-      config = now.database.config as AuthConfig
+      config = now.database.config as unknown as AuthConfig
       laptop = made.devices.laptop.copyTo(now.database)
       phone = made.devices.phone.copyTo(now.database)
       const listed = await getUserSessions(laptop.request("/account"), config)
@@ -315,7 +315,10 @@ describe.each(databases)(`upgrading from ${release.label} on $name`, ({ open: op
       // The cookie now has Auth.js's name (and reads again under it).
       const names = [...browser.cookies.keys()].filter((name) => name.includes("session-token"))
       expect(names.length, entry.label).toBeGreaterThan(0)
-      expect(names.every((name) => name.startsWith("authjs.")), names.join()).toBe(true)
+      expect(
+        names.every((name) => name.startsWith("authjs.")),
+        names.join(),
+      ).toBe(true)
       expect((await browser.session())?.user, entry.label).toMatchObject(entry.before.user)
     }
     expect(await counts(db.client, ["sessions"]), "no session was made or lost").toEqual(
