@@ -2,6 +2,8 @@
 // then runs every check and test suite: lint, types, the published packages' manifests, types
 // (publint, attw) and API reports, unit and integration tests of each package (the adapters'
 // against PGlite, throwaway PostgreSQL and MariaDB servers, SQLite files, D1 in workerd and Redis),
+// the upgrade from the last release (its packages built from git make the data this checkout
+// must keep working),
 // four apps made with `sv create` and `sv add @latch`, built, served and signed in to, the packed
 // packages installed with npm in fresh SvelteKit apps outside the workspace (SvelteKit 2;
 // SvelteKit 2.13.0 with Svelte 5.0.0, then Svelte 4.0.0, the lowest the peer ranges allow;
@@ -164,9 +166,14 @@ step("package suites", "pnpm", [
   "--filter=!latch-e2e",
   "--filter=!latch-runtimes",
   "--filter=!latch-deploy",
+  "--filter=!latch-upgrade",
   "run",
   "test",
 ])
+// The last release's packages, built from git, make a database and cookies through real flows;
+// this checkout's migrate runs on them twice, and its Auth keeps every user signed in
+// (tools/upgrade/README.md).
+step("upgrade from the last release", "pnpm", ["--filter", "latch-upgrade", "run", "test"])
 // Four apps made with `sv create` and `sv add @latch`, built, served and signed in to.
 step("sv add @latch", "pnpm", ["--filter", "@latch/sv", "run", "test:apps"])
 // One program of sign-in flows through Auth() on Node.js 20/22/24, Bun, Deno and workerd.
