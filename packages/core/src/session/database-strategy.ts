@@ -7,6 +7,7 @@
  */
 import type { ActionContext } from "../actions/context.js"
 import type { Adapter, AdapterSession, AdapterUser } from "../adapters.js"
+import type { ResolvedConfig } from "../config/resolve.js"
 import { callAdapter, requireMethods } from "./adapter-call.js"
 import { sessionCacheOf } from "./cache.js"
 import { describeUserAgent } from "./device.js"
@@ -197,6 +198,32 @@ async function moveUnderHash(adapter: SessionAdapter, token: string, key: string
 }
 
 type SessionAdapter = ReturnType<typeof adapterOf>
+
+/**
+ * Sessions as `listSessionsByUserId` gave them, with each row still stored under its token
+ * itself (written before hashing, or by Auth.js) first moved under its hash: the ids a user is
+ * shown then stay the ids of their sessions, where that row's first read would otherwise have
+ * moved it under a new one after they were shown. A row moved by a request at the same time is
+ * found as that request left it.
+ */
+export async function withStoredTokensHashed(
+  config: ResolvedConfig,
+  sessions: AdapterSession[],
+): Promise<AdapterSession[]> {
+  if (!sessions.some((s) => mayBeStoredUnhashed(config, s.sessionToken))) return sessions
+  const adapter = requireMethods(config.adapter!, methods, 'session.strategy "database"')
+  const moved: AdapterSession[] = []
+  for (const session of sessions) {
+    if (!mayBeStoredUnhashed(config, session.sessionToken)) {
+      moved.push(session)
+      continue
+    }
+    const key = await storedToken(config, session.sessionToken)
+    const found = await moveUnderHash(adapter, session.sessionToken, key)
+    if (found) moved.push(found.session)
+  }
+  return moved
+}
 
 /** Deletes the request's session and its cookie; returns what was deleted. */
 export async function deleteDatabaseSession(ctx: SessionContext): Promise<AdapterSession | null> {

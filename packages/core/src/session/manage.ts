@@ -13,7 +13,7 @@ import { resolveOrigin } from "../request/host.js"
 import type { AuthConfig } from "../types.js"
 import { callAdapter, requireMethods } from "./adapter-call.js"
 import { sessionCacheOf } from "./cache.js"
-import { readDatabaseSession } from "./database-strategy.js"
+import { readDatabaseSession, withStoredTokensHashed } from "./database-strategy.js"
 
 function adapterOf(config: AuthConfig) {
   const resolved = resolveConfig(config)
@@ -143,9 +143,11 @@ export async function getUserSessions(
   if (!found) return null
   const { adapter, session, user } = found
   const now = Date.now()
-  const sessions = await callAdapter("listSessionsByUserId", () =>
+  const listed = await callAdapter("listSessionsByUserId", () =>
     adapter.listSessionsByUserId(user.id),
   )
+  // The ids shown must stay the sessions' ids: rows not yet under their hash move now.
+  const sessions = await withStoredTokensHashed(found.resolved, listed)
   const seen = (s: AdapterSession) => (s.lastSeenAt ?? s.createdAt)?.getTime() ?? 0
   return sessions
     .filter((s) => s.expires.getTime() > now)

@@ -131,6 +131,43 @@ describe("the signed-in user's sessions", () => {
     expect(await revokeUserSession(requestOf(laptop), config, phoneId)).toBe(false)
   })
 
+  it("lists rows written before hashing under their hash first, so a shown id still ends its session", async () => {
+    // Two sessions of Alice stored under their tokens themselves (by an earlier version, or by
+    // Auth.js), with the ids the upgrade gave them.
+    const { db, config } = setup()
+    const expires = new Date(Date.now() + 3600_000)
+    for (const [token, id] of [
+      ["laptop-token-written-before", "laptop-id"],
+      ["phone-token-written-before", "phone-id"],
+    ] as const) {
+      db.store.sessions.set(token, { sessionToken: token, id, userId: ALICE.id, expires })
+    }
+    const laptop = new Browser(config)
+    laptop.cookies.set(SESSION, "laptop-token-written-before")
+    const phone = new Browser(config)
+    phone.cookies.set(SESSION, "phone-token-written-before")
+
+    const listed = (await getUserSessions(requestOf(laptop), config))!
+    expect(listed).toHaveLength(2)
+    // Every row is under its hash now: no token the table holds works as a cookie.
+    expect([...db.store.sessions.keys()].sort()).toEqual(
+      [
+        storedTokenOf("laptop-token-written-before"),
+        storedTokenOf("phone-token-written-before"),
+      ].sort(),
+    )
+    const phoneId = listed.find((s) => !s.current)!.id
+    // The phone's first request since: still signed in, under the same id.
+    expect(await phone.session()).not.toBeNull()
+    expect((await getUserSessions(requestOf(phone), config))!.find((s) => s.current)!.id).toBe(
+      phoneId,
+    )
+    // The id the laptop was shown ends the phone's session.
+    expect(await revokeUserSession(requestOf(laptop), config, phoneId)).toBe(true)
+    expect(await phone.session()).toBeNull()
+    expect(await laptop.session()).not.toBeNull()
+  })
+
   it("ends every other one, keeping the request's", async () => {
     const { config } = setup()
     const laptop = await signInFrom(config, FIREFOX, "203.0.113.9")
