@@ -18,8 +18,12 @@ import { ALICE, Browser, ORIGIN, testConfig } from "../../core/test/helpers/requ
 import { DrizzleAdapter, installSessionTriggers } from "../src/index.js"
 import { createTables, openPGlite, type TestDatabase } from "./databases.js"
 
-/** How long a revocation may take to reach the other instance. */
-const ARRIVAL_MS = 100
+/**
+ * How long a revocation may take to reach the other instance before the test calls it lost: a
+ * bound for correctness (it arrives), not a measure of speed — bench/ measures the delay
+ * (p99 of a few tens of milliseconds), and a loaded machine must not fail a correct run.
+ */
+const ARRIVAL_MS = 1_000
 
 let database: TestDatabase
 const payloads: string[] = []

@@ -22,8 +22,12 @@ import { ALICE, Browser, ORIGIN, testConfig } from "../../core/test/helpers/requ
 import { migrate, PostgresAdapter, sessionsChannel, type Queryable } from "../src/index.js"
 import { clients, useEmptyDatabase } from "./clients.js"
 
-/** How long a revocation may take to reach the other instance (as in session-cache.test.ts). */
-const ARRIVAL_MS = 100
+/**
+ * How long a revocation may take to reach the other instance before the test calls it lost: a
+ * bound for correctness (it arrives), not a measure of speed — bench/ measures the delay
+ * (p99 of a few tens of milliseconds), and a loaded machine must not fail a correct run.
+ */
+const ARRIVAL_MS = 1_000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

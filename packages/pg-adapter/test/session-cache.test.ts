@@ -17,8 +17,12 @@ import { ALICE, Browser, ORIGIN, testConfig } from "../../core/test/helpers/requ
 import { migrate, PostgresAdapter } from "../src/index.js"
 import { startPostgres, type PostgresServer } from "./postgres-server.js"
 
-/** How long a revocation may take to reach the other instance (the bench's p99 is a few ms). */
-const ARRIVAL_MS = 100
+/**
+ * How long a revocation may take to reach the other instance before the test calls it lost: a
+ * bound for correctness (it arrives), not a measure of speed — bench/ measures the delay
+ * (p99 of a few tens of milliseconds), and a loaded machine must not fail a correct run.
+ */
+const ARRIVAL_MS = 1_000
 const SESSIONS = 24
 
 let server: PostgresServer

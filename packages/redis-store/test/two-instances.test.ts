@@ -15,8 +15,12 @@ import { ALICE, Browser, ORIGIN, testConfig } from "../../core/test/helpers/requ
 import { RedisStore, withRedisSessionChanges } from "../src/index.js"
 import { startRedis, type RedisServer } from "./redis-server.js"
 
-/** How long a revocation may take to reach the other instance (bench/redis-store.mjs: p99 ~20 ms). */
-const ARRIVAL_MS = 50
+/**
+ * How long a revocation may take to reach the other instance before the test calls it lost: a
+ * bound for correctness (it arrives), not a measure of speed — bench/ measures the delay
+ * (p99 of a few tens of milliseconds), and a loaded machine must not fail a correct run.
+ */
+const ARRIVAL_MS = 1_000
 
 let server: RedisServer
 let db: MemoryAdapter
@@ -137,7 +141,7 @@ describe("two instances on one Redis", () => {
     expect((await clients[0]!.keys("latch:counter:credentials:*")).length).toBeGreaterThan(0)
   })
 
-  it(`a session signed out on A is refused by B within ${ARRIVAL_MS} ms, B serving from its cache until then`, async () => {
+  it(`a session signed out on A is refused by B at once, B serving from its cache until then`, async () => {
     const tokens = await Promise.all(Array.from({ length: 10 }, () => signIn(a)))
     for (const token of tokens) expect(await readOn(b, token)).not.toBeNull()
     await until(() => serving(b), "b's cache to serve")
