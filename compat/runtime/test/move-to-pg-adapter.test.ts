@@ -7,7 +7,6 @@
  * leaves no usable token in the table, and both users sign in again as themselves.
  */
 import { readFileSync } from "node:fs"
-import { Auth as AuthjsAuth } from "@auth/core"
 import AuthjsNodemailer from "@auth/core/providers/nodemailer"
 import type { AuthConfig } from "@latch/core/types"
 import Nodemailer from "@latch/core/providers/nodemailer"
@@ -15,6 +14,7 @@ import { hashSessionTokens, migrate, PostgresAdapter } from "@latch/pg-adapter"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { followLink } from "../../../packages/core/test/helpers/continue-page.js"
 import { Browser, SECRET } from "../../../packages/core/test/helpers/request.js"
+import { authjs as authjsWith } from "./authjs-client.js"
 import { pgDatabase, type Database } from "./databases.js"
 
 const GUIDE = new URL("../../../docs/migrating-from-auth-js.md", import.meta.url)
@@ -59,30 +59,11 @@ function authjsConfig() {
   }
 }
 
-/** A request to Auth.js's `Auth()` with a cookie jar. */
-async function authjs(jar: Map<string, string>, url: string, form?: Record<string, string>) {
-  const headers = new Headers()
-  if (jar.size) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "))
-  if (form) headers.set("content-type", "application/x-www-form-urlencoded")
-  const response = await AuthjsAuth(
-    new Request(url, {
-      method: form ? "POST" : "GET",
-      headers,
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    }),
-    authjsConfig() as Parameters<typeof AuthjsAuth>[1],
-  )
-  for (const line of response.headers.getSetCookie()) {
-    const [pair] = line.split(";")
-    const name = pair!.slice(0, pair!.indexOf("="))
-    const value = pair!.slice(pair!.indexOf("=") + 1)
-    if (value === "" || /max-age=0/i.test(line)) jar.delete(name)
-    else jar.set(name, value)
-  }
-  return response
-}
-
 /** An email sign-in through Auth.js and @auth/pg-adapter: the session cookie's value. */
+/** A request to the Auth.js app of this test. */
+const authjs = (jar: Map<string, string>, url: string, form?: Record<string, string>) =>
+  authjsWith(authjsConfig(), jar, url, form)
+
 async function authjsEmailSignIn(email: string): Promise<string> {
   const jar = new Map<string, string>()
   const csrf = await authjs(jar, `${origin}/auth/csrf`)

@@ -3,39 +3,14 @@
  * credentials sign-in, plain and chunked on https; a database session of @auth/pg-adapter) read
  * as Latch sessions with no option set, and the cookies Latch wrote read as Auth.js sessions.
  */
-import { Auth as AuthjsAuth } from "@auth/core"
 import AuthjsCredentials from "@auth/core/providers/credentials"
 import AuthjsNodemailer from "@auth/core/providers/nodemailer"
 import type { AuthConfig } from "@latch/core/types"
 import Credentials from "@latch/core/providers/credentials"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { Browser, SECRET } from "../../../packages/core/test/helpers/request.js"
+import { authjs, type Jar } from "./authjs-client.js"
 import { pgDatabase, type Database } from "./databases.js"
-
-type Jar = Map<string, string>
-
-/** Requests to Auth.js's `Auth()`, keeping its cookies as a browser does. */
-async function authjs(config: object, jar: Jar, url: string, form?: Record<string, string>) {
-  const headers = new Headers()
-  if (jar.size) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "))
-  if (form) headers.set("content-type", "application/x-www-form-urlencoded")
-  const response = await AuthjsAuth(
-    new Request(url, {
-      method: form ? "POST" : "GET",
-      headers,
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    }),
-    config as Parameters<typeof AuthjsAuth>[1],
-  )
-  for (const line of response.headers.getSetCookie()) {
-    const [pair] = line.split(";")
-    const name = pair!.slice(0, pair!.indexOf("="))
-    const value = pair!.slice(pair!.indexOf("=") + 1)
-    if (value === "" || /max-age=0/i.test(line)) jar.delete(name)
-    else jar.set(name, value)
-  }
-  return response
-}
 
 async function csrf(config: object, jar: Jar, origin: string) {
   const response = await authjs(config, jar, `${origin}/auth/csrf`)
