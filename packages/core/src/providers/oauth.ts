@@ -21,8 +21,10 @@
  * @module providers/oauth
  */
 import type { customFetch } from "../markers.js"
-import type { AuthConfig, Awaitable, Profile, TokenSet, User } from "../types.js"
-import type { CommonProviderOptions } from "./index.js"
+import type { AuthConfig } from "../types.js"
+import type { Awaitable } from "../types/common.js"
+import type { CommonProviderOptions } from "../types/provider-common.js"
+import type { Profile, TokenSet, User } from "../types/resources.js"
 
 /**
  * The built-in OAuth 2.0 and OpenID Connect providers, by module name (`ory-hydra`'s provider id
