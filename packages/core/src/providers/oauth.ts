@@ -21,7 +21,6 @@
  * @module providers/oauth
  */
 import type { customFetch } from "../markers.js"
-import type { AuthConfig } from "../types.js"
 import type { Awaitable } from "../types/common.js"
 import type { CommonProviderOptions } from "../types/provider-common.js"
 import type { Profile, TokenSet, User } from "../types/resources.js"
@@ -302,8 +301,10 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
    * @default false
    */
   allowDangerousEmailAccountLinking?: boolean
-  /** Per provider `redirectProxyUrl`. */
-  redirectProxyUrl?: AuthConfig["redirectProxyUrl"]
+  // A plain string rather than `AuthConfig["redirectProxyUrl"]` (the same type): the
+  // configuration's type names the providers', so naming it back would make an import cycle.
+  /** Per provider `redirectProxyUrl`: the configuration's, for this provider alone. */
+  redirectProxyUrl?: string
   /** Seconds before a call to the provider is abandoned. @default 10 */
   timeout?: number
   /**
