@@ -3,17 +3,22 @@
 // to import first (a value read before the module that exports it has run is `undefined`, or a
 // `ReferenceError`), and it ties modules together that the bundler could keep apart.
 //
-// What counts: every `import … from`, `export … from` and `import("…")` that is still there once
-// TypeScript has removed the types — a lazy `import()` is part of the cycle too (it only moves
-// the failure to the first request that takes that path). `import type` and `export type` do not
-// count: they are gone at run time, so a cycle through one costs nothing. `--types` also lists
-// the cycles that exist only through types, for information.
+// What counts: every `import … from`, `export … from` and `import("…")` — a lazy `import()` is
+// part of the cycle too (it only moves the failure to the first request that takes that path) —
+// and every `import type` and `export type`. A cycle through types alone costs nothing at run
+// time, but it is the same tangle for a reader and for the compiler (two modules that can only
+// be understood, checked and moved together), and it is where a runtime cycle starts: the first
+// value imported along it closes one. Such a cycle is reported apart ("through types"), since its
+// fix is different: move the declarations both sides need into a module of types of their own.
 //
 // Run as `node scripts/cycles.mjs` (every packages/*/src) or with the folders to check.
 // dpdm builds the graphs; its `@dpdm-ignore` comment is refused, so nothing is hidden from it.
+// A type imported in place (`import("./other.js").Name`), which dpdm does not see, is added to
+// the graph of types (scripts/import-types.mjs).
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative, resolve } from "node:path"
 import { parseCircular, parseDependencyTree } from "dpdm"
+import { addImportTypeEdges } from "./import-types.mjs"
 import { root } from "./lib.mjs"
 
 const SOURCE = /\.(c|m)?(j|t)sx?$/
@@ -42,6 +47,7 @@ async function cyclesIn(dir, { types }) {
     skipDynamicImports: false,
     onProgress: () => {},
   })
+  if (types) addImportTypeEdges(tree, context, files)
   const ignored = files.filter((file) => readFileSync(file, "utf8").includes("@dpdm-ignore"))
   // dpdm names modules relative to the context: name them from where the command runs.
   const named = (id) => relative(process.cwd(), resolve(context, id))
@@ -49,33 +55,55 @@ async function cyclesIn(dir, { types }) {
   return { cycles, ignored: ignored.map((file) => relative(process.cwd(), file)) }
 }
 
+/** A cycle's modules in a row, from the first by name (dpdm may start one anywhere). */
+function key(cycle) {
+  const ring = cycle.slice(0, -1)
+  const start = ring.indexOf([...ring].sort()[0])
+  return [...ring.slice(start), ...ring.slice(0, start)].join(" → ")
+}
+
 const args = process.argv.slice(2)
-const listTypes = args.includes("--types")
-const named = args.filter((arg) => !arg.startsWith("--"))
-const dirs = named.length
-  ? named.map((dir) => resolve(dir))
+const options = args.filter((arg) => arg.startsWith("--"))
+if (options.length) {
+  // `--types` listed the cycles through types, once allowed; every cycle is reported now.
+  console.error(`✗ unknown option ${options.join(" ")}: give only the folders to check`)
+  process.exit(2)
+}
+const dirs = args.length
+  ? args.map((dir) => resolve(dir))
   : readdirSync(join(root, "packages"))
       .map((name) => join(root, "packages", name, "src"))
       .filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory())
 
 let failed = false
+let throughTypes = false
 for (const dir of dirs) {
   const { cycles, ignored } = await cyclesIn(dir, { types: false })
   for (const cycle of cycles) {
     failed = true
     console.error(`✗ import cycle: ${cycle.join(" → ")}`)
   }
+  // The graph with the types kept holds every cycle above too: report only the others.
+  const running = new Set(cycles.map(key))
+  for (const cycle of (await cyclesIn(dir, { types: true })).cycles) {
+    if (running.has(key(cycle))) continue
+    failed = true
+    throughTypes = true
+    console.error(`✗ import cycle through types: ${cycle.join(" → ")}`)
+  }
   for (const file of ignored) {
     failed = true
     console.error(`✗ ${file}: an @dpdm-ignore comment hides an import from the cycle check`)
   }
-  if (listTypes) {
-    for (const cycle of (await cyclesIn(dir, { types: true })).cycles)
-      console.log(`  through types only: ${cycle.join(" → ")}`)
-  }
 }
 if (failed) {
   console.error("\nMove what both sides need into a module of its own (see README, Contributing).")
+  if (throughTypes) {
+    console.error(
+      "For a cycle through types: declare the types in a module that imports nothing of the\n" +
+        "modules using them (e.g. packages/core/src/types/), and re-export them where they were.",
+    )
+  }
   process.exit(1)
 }
 console.log(`No import cycles in ${dirs.map((dir) => relative(process.cwd(), dir)).join(", ")}`)

@@ -1,5 +1,5 @@
 /** Everything an action needs, built once per request. */
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/resolved.js"
 import type { ResolvedCookies } from "../cookies/defaults.js"
 import type { CookieJar } from "../cookies/jar.js"
 import type { LoggerInstance } from "../lib/logger.js"

@@ -2,14 +2,13 @@
  * The `AUTH_*` environment variables. Read once per configuration, never per request.
  */
 import type { AuthConfig } from "../types.js"
-import type { ProviderConfig } from "../providers/index.js"
+import type { Env } from "../types/env.js"
+import type { ProviderConfig } from "../types/provider-config.js"
 import { isProduction, platformPinsOrigin } from "./platform.js"
 import { readableEnv } from "./readable-env.js"
 
 export { envRefusal, readableEnv } from "./readable-env.js"
-
-/** An environment: `process.env`, SvelteKit's `$env/dynamic/private`, a platform's bindings… */
-export type Env = Record<string, string | undefined>
+export type { Env } from "../types/env.js"
 
 /**
  * `process.env` where there is one, else an empty environment (workerd without

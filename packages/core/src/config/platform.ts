@@ -24,7 +24,7 @@
  * defines it for self-hosted middleware too, behind any proxy; on Vercel, `VERCEL` is set), Bun
  * and Deno outside Deno Deploy (plain servers: the `Host` is whatever the client sent).
  */
-import type { Env } from "./env.js"
+import type { Env } from "../types/env.js"
 
 /** Whether the rules of production apply: unless `NODE_ENV` is `development` or `test`. */
 export function isProduction(env: Env): boolean {

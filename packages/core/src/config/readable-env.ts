@@ -2,7 +2,7 @@
  * Environments whose every read answers: a read the runtime refuses (Deno without `--allow-env`)
  * is an unset variable, and the refusal is kept to be told once.
  */
-import type { Env } from "./env.js"
+import type { Env } from "../types/env.js"
 
 /** Where a readable environment keeps the message of its first refused read. */
 const refusal: unique symbol = Symbol("latch.env-refusal") as never

@@ -10,7 +10,7 @@ import type { Adapter } from "../adapters.js"
 import { AuthError as AuthErrorClass } from "../errors.js"
 import type { JWTOptions } from "../jwt.js"
 import { DEFAULT_MAX_AGE, decode, encode } from "../jwt.js"
-import { createLogger, type LoggerInstance, type WarningCode } from "../lib/logger.js"
+import { createLogger, type WarningCode } from "../lib/logger.js"
 import type { EmailConfig } from "../providers/email.js"
 import { passwordSettings, type PasswordConfig } from "../providers/password.js"
 import { isWeakScrypt } from "../password/hash.js"
@@ -20,17 +20,7 @@ import { deriveKeys, type DerivedKey } from "../security/keys.js"
 import { sessionKeys } from "../session/session-cookies.js"
 import { parseOriginPatterns, type OriginPattern } from "../security/origin-pattern.js"
 import { resolveCookies, type ResolvedCookies } from "../cookies/defaults.js"
-import type {
-  TwoFactorOptions,
-  AuthConfig,
-  CallbacksOptions,
-  CounterStore,
-  EventCallbacks,
-  PagesOptions,
-  SessionCacheOptions,
-  SessionOptions,
-  Theme,
-} from "../types.js"
+import type { AuthConfig, CounterStore, SessionCacheOptions, SessionOptions } from "../types.js"
 import { assertConfig } from "./assert.js"
 import { EMAIL_ADAPTER_METHODS } from "../flows/email/adapter.js"
 import { anyRefreshingProvider, REFRESH_ADAPTER_METHODS } from "../session/refresh-config.js"
@@ -52,57 +42,10 @@ import {
   type Env,
 } from "./env.js"
 import { normalizeProviders, type InternalProvider } from "./providers.js"
+import type { ResolvedConfig } from "./resolved.js"
 import { assertWebAuthn } from "./webauthn.js"
 
-/** A configuration with every default filled. */
-export interface ResolvedConfig {
-  /** The object this was resolved from. */
-  source: AuthConfig
-  /** Normalized: leading slash, no trailing slash; `""` for the root. */
-  basePath: string
-  /** Newest first; the first encrypts. */
-  secrets: string[]
-  providers: Map<string, InternalProvider>
-  session: SessionOptions
-  jwt: JWTOptions
-  /** Whether `jwt.encode`/`jwt.decode` are Latch's own (then the fast path is used). */
-  builtInJWT: boolean
-  callbacks: CallbacksOptions
-  /** Whether the `jwt` callback is the default one, which never changes the token. */
-  defaultJWTCallback: boolean
-  events: Partial<EventCallbacks>
-  pages: Partial<PagesOptions>
-  theme: Theme
-  logger: LoggerInstance
-  trustHost: boolean
-  /** `AUTH_URL`, when set: the site's origin comes from it, not from the request. */
-  authURL: URL | undefined
-  /** `undefined`: decided per request from the URL's protocol. */
-  useSecureCookies: boolean | undefined
-  skipCSRFCheck: boolean
-  adapter: Adapter | undefined
-  /** The deployer's store of expiring counters, checked to have `increment` and `get`. */
-  counterStore: CounterStore | undefined
-  redirectProxyUrl: string | undefined
-  /** Where a redirect proxy may forward a sign-in; empty: nowhere. */
-  redirectProxyAllowedOrigins: OriginPattern[]
-  experimental: { enableWebAuthn: boolean }
-  /** Two-factor authentication, when configured. */
-  twoFactor: TwoFactorOptions | undefined
-  /** Changes to an account's ways in: how long a proof stays fresh, in seconds. */
-  accountChanges: { freshAge: number }
-  /** A configuration error: every request of this configuration fails with it. */
-  error: AuthError | undefined
-  /** The cookies for a secure or insecure origin. */
-  cookies(secure: boolean): ResolvedCookies
-  /** The keys for a salt (a cookie name): derived from the secrets once, newest first. */
-  keys(salt: string): Promise<DerivedKey[]>
-  /**
-   * The keys of the session token under a cookie name: Auth.js's derivation (the first
-   * encrypts), then earlier Latch releases' (`session/session-cookies.ts`).
-   */
-  sessionKeys(salt: string): Promise<DerivedKey[]>
-}
+export type { ResolvedConfig } from "./resolved.js"
 
 const cache = new WeakMap<AuthConfig, ResolvedConfig>()
 

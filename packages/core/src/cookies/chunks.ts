@@ -5,7 +5,7 @@
  * (RFC 6265 §6.1); longer ones may be dropped silently, so each chunk stays under that.
  */
 import { stringifySetCookie } from "cookie"
-import type { CookieSerializeOptions } from "../types.js"
+import type { CookieSerializeOptions } from "../types/cookies.js"
 
 /** The size every browser accepts for one cookie (RFC 6265 §6.1). */
 export const MAX_COOKIE_SIZE = 4096

@@ -3,43 +3,15 @@
  *
  * @module providers/credentials
  */
-import type { CredentialInput, CredentialsConfig } from "./index.js"
+import type { CredentialsConfig } from "../types/credentials.js"
+import type { CredentialInput } from "../types/provider-common.js"
 
-export type { CredentialInput, CredentialsConfig, CredentialsProviderId } from "./index.js"
-
-/**
- * The brute-force protection of a credentials provider (`rateLimit`). Failed attempts — those
- * `authorize` refused — are counted in fixed windows of `window` seconds, aligned to the clock.
- * Over a limit, `authorize` is not called and the sign-in fails with `code=rate_limited` and a
- * `Retry-After` (seconds until the window ends). The core README's "Credentials: brute-force
- * protection" says why these limits and what they leave possible.
- */
-export interface CredentialsRateLimit {
-  /**
-   * The form field that names the account. It is trimmed, NFKC-normalized and lowercased before
-   * it is counted (as an HMAC: no account name is stored).
-   * @default the first field of `credentials` whose `type` is not "password", else `email`, else `username`
-   */
-  identifier?: string
-  /** Seconds per window. @default 900 */
-  window?: number
-  /**
-   * Failed attempts per account from one client address. A successful sign-in starts its count
-   * again. Never lifted, not even for a known pair. @default 5
-   */
-  perPair?: number
-  /**
-   * Failed attempts per account from every address together. A client address from which the
-   * account signed in within the last 30 days is exempt, so a flood cannot lock its owner out.
-   * @default 20
-   */
-  perIdentifier?: number
-  /**
-   * Failed attempts from one client address, whatever the account (password spraying). The
-   * same exemption as `perIdentifier`. @default 50
-   */
-  perClient?: number
-}
+export type { CredentialInput } from "../types/provider-common.js"
+export type {
+  CredentialsConfig,
+  CredentialsProviderId,
+  CredentialsRateLimit,
+} from "../types/credentials.js"
 
 /**
  * Options of `Credentials()`: every field is optional; without `authorize` the provider refuses

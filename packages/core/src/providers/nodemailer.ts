@@ -19,7 +19,12 @@
  * @module providers/nodemailer
  */
 import { renderSignInEmail } from "../pages/email.js"
-import type { EmailConfig, SendMailParams, SendVerificationRequestParams } from "./email.js"
+import type {
+  EmailConfig,
+  NodemailerServer,
+  SendMailParams,
+  SendVerificationRequestParams,
+} from "../types/email.js"
 
 export { renderSignInEmail } from "../pages/email.js"
 export type { SignInEmail, SignInEmailInput } from "../pages/email.js"
@@ -27,15 +32,10 @@ export type {
   EmailConfig,
   EmailRateLimit,
   EmailUserConfig,
+  NodemailerServer,
   SendMailParams,
   SendVerificationRequestParams,
-} from "./email.js"
-
-/**
- * The SMTP server: a URL (`smtps://user:pass@smtp.example.com:465`), nodemailer's transport
- * options (`{ host, port, auth, … }`), or a nodemailer transport.
- */
-export type NodemailerServer = string | object
+} from "../types/email.js"
 
 /** The configuration of the Nodemailer provider. */
 export interface NodemailerConfig extends EmailConfig {

@@ -21,8 +21,9 @@
  * @module providers/oauth
  */
 import type { customFetch } from "../markers.js"
-import type { AuthConfig, Awaitable, Profile, TokenSet, User } from "../types.js"
-import type { CommonProviderOptions } from "./index.js"
+import type { Awaitable } from "../types/common.js"
+import type { CommonProviderOptions } from "../types/provider-common.js"
+import type { Profile, TokenSet, User } from "../types/resources.js"
 
 /**
  * The built-in OAuth 2.0 and OpenID Connect providers, by module name (`ory-hydra`'s provider id
@@ -300,8 +301,10 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
    * @default false
    */
   allowDangerousEmailAccountLinking?: boolean
-  /** Per provider `redirectProxyUrl`. */
-  redirectProxyUrl?: AuthConfig["redirectProxyUrl"]
+  // A plain string rather than `AuthConfig["redirectProxyUrl"]` (the same type): the
+  // configuration's type names the providers', so naming it back would make an import cycle.
+  /** Per provider `redirectProxyUrl`: the configuration's, for this provider alone. */
+  redirectProxyUrl?: string
   /** Seconds before a call to the provider is abandoned. @default 10 */
   timeout?: number
   /**

@@ -8,7 +8,7 @@
  * Core reads no `Host`, `X-Forwarded-Host`, `X-Forwarded-Proto` or `Forwarded` header. A forged
  * one must not move a mailed sign-in link to the attacker's host (that is an account takeover).
  */
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/resolved.js"
 import { UntrustedHost } from "../errors.js"
 
 /** The origin and whether it is https (which turns on secure cookies). */

@@ -1,7 +1,7 @@
 /**
  * A `Request` → an `AuthRequest`: which action, which provider, and the inputs, read once.
  */
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/resolved.js"
 import { CookieJar } from "../cookies/jar.js"
 import { UnknownAction } from "../errors.js"
 import type { AuthAction } from "../types.js"

@@ -16,7 +16,7 @@
  *   for a rate limit's refusal).
  */
 import type { ActionContext } from "../actions/context.js"
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/resolved.js"
 import {
   AuthError,
   errorDestination,

@@ -18,7 +18,7 @@
  * so configurations with different secrets never meet in it.
  */
 import type * as NodeCrypto from "node:crypto"
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/resolved.js"
 import { AdapterError } from "../errors.js"
 import { hmacSha256Hex } from "../lib/crypto.js"
 import { nodeCrypto } from "../lib/node-crypto.js"

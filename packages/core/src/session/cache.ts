@@ -30,7 +30,7 @@ import type {
   SessionChange,
   SessionWatch,
 } from "../adapters.js"
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/resolved.js"
 import type { SessionCacheOptions } from "../types.js"
 
 export const DEFAULT_CACHE_ENTRIES = 10_000

@@ -4,7 +4,7 @@
  * may be due).
  */
 import { isOAuthProvider } from "../config/providers.js"
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/resolved.js"
 import type { AdapterAccount } from "../adapters.js"
 import type { ProviderTokens } from "../jwt.js"
 import type { OAuthProviderConfig } from "../providers/index.js"

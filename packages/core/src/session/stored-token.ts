@@ -14,7 +14,7 @@
  * (used by Auth.js adapters) ignore case, and MySQL's also accents and trailing spaces, so a hash
  * sent upper-cased, or with one letter accented, would find the row that holds it.
  */
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/resolved.js"
 import { sha256HexNow, timingSafeEqual } from "../lib/crypto.js"
 
 /** The shape of a stored hash: 64 hex characters, in either case (see the module's comment). */

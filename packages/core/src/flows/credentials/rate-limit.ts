@@ -54,7 +54,7 @@
  * refusal (flows/two-factor/verify.ts).
  */
 import type { ActionContext } from "../../actions/context.js"
-import type { ResolvedConfig } from "../../config/resolve.js"
+import type { ResolvedConfig } from "../../config/resolved.js"
 import { CredentialsSignin } from "../../errors.js"
 import type { CredentialsConfig } from "../../providers/index.js"
 import { counterKey, counterStore, runSteps, type CounterSteps } from "../../security/counter.js"

@@ -11,7 +11,7 @@
  * the provider's rate limit.
  */
 import type { ActionContext } from "../../actions/context.js"
-import type { ResolvedConfig } from "../../config/resolve.js"
+import type { ResolvedConfig } from "../../config/resolved.js"
 import { hmacSha256Hex, randomBase64url } from "../../lib/crypto.js"
 import type { EmailConfig } from "../../providers/email.js"
 import { callAdapter } from "../../session/adapter-call.js"

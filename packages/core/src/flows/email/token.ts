@@ -2,7 +2,7 @@
  * Verification tokens: a random token goes in the link; the adapter stores only its HMAC under
  * the secret, so a database leak yields no working link.
  */
-import type { ResolvedConfig } from "../../config/resolve.js"
+import type { ResolvedConfig } from "../../config/resolved.js"
 import { hmacSha256Hex, randomBase64url } from "../../lib/crypto.js"
 import type { EmailConfig } from "../../providers/email.js"
 

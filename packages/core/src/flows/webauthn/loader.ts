@@ -4,7 +4,7 @@
  * made by another copy of this package (two bundles of one app) still carries a loader found
  * here.
  */
-import type { SimpleWebAuthnMethods } from "../../providers/webauthn.js"
+import type { SimpleWebAuthnMethods } from "../../types/webauthn.js"
 
 /** Loads `@simplewebauthn/server` (or anything with its four functions). */
 export type SimpleWebAuthnLoader = () => Promise<Partial<SimpleWebAuthnMethods>>

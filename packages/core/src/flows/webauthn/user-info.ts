@@ -3,7 +3,7 @@
  * sign-in page and the options flow can recognise it without importing that module (which
  * names `@simplewebauthn/server`: see `library.ts`).
  */
-import type { GetUserInfo } from "../../providers/webauthn.js"
+import type { GetUserInfo } from "../../types/webauthn.js"
 
 /**
  * The default `getUserInfo`: nobody. An address typed into a form is a claim, not a proof, so a
