@@ -1,0 +1,75 @@
+// The blocks marked `<!-- check: run -->`: a whole configuration, run. Each is compiled with
+// esbuild, imported, and served by a real HTTP server on 127.0.0.1 that hands every request to
+// Auth() with the block's configuration (its `export const config`, or its default export's
+// `fetch`); then GET /auth/providers must answer 200 with the providers the block configured.
+import { once } from "node:events"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import path from "node:path"
+import { pathToFileURL } from "node:url"
+import { transform } from "esbuild"
+import { Auth } from "@latch/core"
+import { docsDir } from "../../src/lib/content/paths.js"
+import { moduleFor } from "./typescript.mjs"
+
+const runDir = path.join(docsDir, ".code-check/run")
+
+/**
+ * @param {import("./collect.mjs").Block} block
+ * @returns {Promise<string[]>} errors
+ */
+export async function runBlock(block) {
+  const where = `${block.file}:${block.line}`
+  mkdirSync(runDir, { recursive: true })
+  const { code } = await transform(moduleFor(block).text, { loader: "ts", format: "esm" })
+  const file = path.join(runDir, `${block.id}.mjs`)
+  writeFileSync(file, code)
+  /** @type {any} */
+  const mod = await import(pathToFileURL(file).href)
+  /** @type {(request: Request) => Promise<Response>} */
+  let handle
+  if (mod.config) handle = (request) => Auth(request, mod.config)
+  else if (typeof mod.default?.fetch === "function")
+    handle = (request) => mod.default.fetch(request)
+  else
+    return [`${where}: a run block exports \`config\` (an AuthConfig) or a default \`{ fetch }\``]
+  const server = createServer(async (req, res) => {
+    try {
+      const response = await handle(
+        new Request(`http://${req.headers.host}${req.url}`, { method: req.method }),
+      )
+      res.writeHead(response.status, Object.fromEntries(response.headers))
+      res.end(Buffer.from(await response.arrayBuffer()))
+    } catch (error) {
+      res.writeHead(599).end(String(error))
+    }
+  })
+  server.listen(0, "127.0.0.1")
+  await once(server, "listening")
+  try {
+    const address = /** @type {import("node:net").AddressInfo} */ (server.address())
+    const response = await fetch(`http://127.0.0.1:${address.port}/auth/providers`, {
+      signal: AbortSignal.timeout(10_000),
+    })
+    const body = await response.text()
+    if (response.status !== 200)
+      return [`${where}: GET /auth/providers answered ${response.status}: ${body.slice(0, 300)}`]
+    const providers = JSON.parse(body)
+    if (
+      typeof providers !== "object" ||
+      providers === null ||
+      Object.keys(providers).length === 0
+    ) {
+      return [`${where}: GET /auth/providers listed no provider: ${body.slice(0, 300)}`]
+    }
+    const configured = mod.config?.providers?.length
+    if (configured !== undefined && Object.keys(providers).length !== configured) {
+      return [
+        `${where}: GET /auth/providers listed ${Object.keys(providers).length} providers, the block configures ${configured}`,
+      ]
+    }
+    return []
+  } finally {
+    server.close()
+  }
+}
