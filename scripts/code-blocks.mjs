@@ -6,10 +6,11 @@
 //   <!-- check: skip <reason> -->     not compiled; the reason is required and printed
 //   <!-- check: run -->               compiled, then run: Auth() answers GET /auth/providers
 //   <!-- check: prelude <code> -->    hidden code compiled before the block (may span lines)
+//   <!-- check: file <path> <code> --> a file beside the block that it imports (`./schema.ts`)
 // Several may stand one after the other. apps/docs/README.md explains them to authors.
 
 /**
- * @typedef {{ kind: "skip", reason: string } | { kind: "run" } | { kind: "prelude", code: string }} Marker
+ * @typedef {{ kind: "skip", reason: string } | { kind: "run" } | { kind: "prelude", code: string } | { kind: "file", path: string, code: string }} Marker
  * @typedef {{ lang: string, code: string, line: number, markers: Marker[] }} CodeBlock
  *   `line`: the 1-based line of the block's first line of code
  */
@@ -70,12 +71,15 @@ function markersBefore(lines, index) {
       .slice(start, end + 1)
       .join("\n")
       .trim()
-    const match = /^<!--\s*check:\s*(skip|run|prelude)\b([\s\S]*?)-->$/.exec(comment)
+    const match = /^<!--\s*check:\s*(skip|run|prelude|file)\b([\s\S]*?)-->$/.exec(comment)
     if (!match) break
     const [, kind, rest] = match
     if (kind === "skip") markers.unshift({ kind, reason: rest.trim() })
     else if (kind === "run") markers.unshift({ kind })
-    else markers.unshift({ kind: "prelude", code: rest.trim() })
+    else if (kind === "file") {
+      const [, file = "", code = ""] = /^\s*(\S+)\s*([\s\S]*)$/.exec(rest) ?? []
+      markers.unshift({ kind, path: file, code: code.trim() })
+    } else markers.unshift({ kind: "prelude", code: rest.trim() })
     end = start - 1
   }
   return markers

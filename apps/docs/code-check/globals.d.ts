@@ -9,8 +9,6 @@
 declare const config: import("@latch/core").AuthConfig
 /** The request being answered (core's handlers). */
 declare const request: Request
-/** The SvelteKit request event being answered (hooks, load functions, actions). */
-declare const event: import("@sveltejs/kit").RequestEvent
 /** The app's PostgreSQL pool. */
 declare const pool: import("pg").Pool
 /** Any adapter the page's configuration uses. */
@@ -27,10 +25,16 @@ declare function findUser(
 declare function findUserByEmail(
   email: string,
 ): Promise<(import("@latch/core/types").User & { id: string; locked?: boolean }) | null>
+declare function verifyUser(
+  username: string,
+  password: string,
+): Promise<import("@latch/core/types").User | null>
 declare function verifyPassword(
   user: import("@latch/core/types").User,
   password: string,
 ): Promise<boolean>
+/** The app's own logger (docs/errors.md's "Logging"). */
+declare const myLogger: { error(data: unknown): void; warn(data: unknown): void }
 /** A set of known-breached passwords (a password policy's `isBreached`). */
 declare const breached: Set<string>
 
@@ -52,7 +56,7 @@ declare module "$types" {
 
 /** The app's `src/auth.ts` as the pages set it up: everything `SvelteKitAuth()` returns. */
 declare module "$auth" {
-  type Auth = ReturnType<typeof import("@latch/sveltekit").SvelteKitAuth>
+  type Auth = import("@latch/sveltekit").SvelteKitAuthResult
   export const handle: Auth["handle"]
   export const signIn: Auth["signIn"]
   export const signOut: Auth["signOut"]
@@ -61,6 +65,11 @@ declare module "$auth" {
   export const setNewPassword: Auth["setNewPassword"]
   export const changePassword: Auth["changePassword"]
   export const removeSignInMethod: Auth["removeSignInMethod"]
+  export const verifyTwoFactor: Auth["verifyTwoFactor"]
+  export const confirmTwoFactorSetup: Auth["confirmTwoFactorSetup"]
+  export const disableTwoFactor: Auth["disableTwoFactor"]
+  export const regenerateRecoveryCodes: Auth["regenerateRecoveryCodes"]
+  export const reauthenticate: Auth["reauthenticate"]
 }
 
 /** The app's database module, as the pages name it. */
@@ -71,4 +80,11 @@ declare module "$lib/server/db" {
 /** The messages module the password recipe writes (src/lib/auth-messages.ts). */
 declare module "$lib/auth-messages" {
   export function message(code: string): string
+}
+
+/** Cloudflare's bindings, as an app on adapter-cloudflare declares them in `src/app.d.ts`. */
+declare namespace App {
+  interface Platform {
+    env: Record<string, any>
+  }
 }

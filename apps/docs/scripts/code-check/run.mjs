@@ -2,9 +2,12 @@
 // esbuild, imported, and served by a real HTTP server on 127.0.0.1 that hands every request to
 // Auth() with the block's configuration (its `export const config`, or its default export's
 // `fetch`); then GET /auth/providers must answer 200 with the providers the block configured.
+// It runs in a temporary working directory, so a block's files (`new PGlite("./data/auth")`)
+// land there and are removed, never in the checkout.
 import { once } from "node:events"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
+import { tmpdir } from "node:os"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { transform } from "esbuild"
@@ -24,8 +27,23 @@ export async function runBlock(block) {
   const { code } = await transform(moduleFor(block).text, { loader: "ts", format: "esm" })
   const file = path.join(runDir, `${block.id}.mjs`)
   writeFileSync(file, code)
-  /** @type {any} */
-  const mod = await import(pathToFileURL(file).href)
+  const cwd = process.cwd()
+  const scratch = mkdtempSync(path.join(tmpdir(), "latch-docs-run-"))
+  process.chdir(scratch)
+  try {
+    return await serve(where, await import(pathToFileURL(file).href))
+  } finally {
+    process.chdir(cwd)
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
+/**
+ * @param {string} where
+ * @param {any} mod the block's module
+ * @returns {Promise<string[]>} errors
+ */
+async function serve(where, mod) {
   /** @type {(request: Request) => Promise<Response>} */
   let handle
   if (mod.config) handle = (request) => Auth(request, mod.config)
@@ -35,13 +53,12 @@ export async function runBlock(block) {
     return [`${where}: a run block exports \`config\` (an AuthConfig) or a default \`{ fetch }\``]
   const server = createServer(async (req, res) => {
     try {
-      const response = await handle(
-        new Request(`http://${req.headers.host}${req.url}`, { method: req.method }),
-      )
+      const url = `http://${req.headers.host}${req.url}`
+      const response = await handle(new Request(url, { method: req.method }))
       res.writeHead(response.status, Object.fromEntries(response.headers))
       res.end(Buffer.from(await response.arrayBuffer()))
     } catch (error) {
-      res.writeHead(599).end(String(error))
+      res.writeHead(500).end(`the block's handler threw: ${String(error)}`)
     }
   })
   server.listen(0, "127.0.0.1")
@@ -52,20 +69,19 @@ export async function runBlock(block) {
       signal: AbortSignal.timeout(10_000),
     })
     const body = await response.text()
-    if (response.status !== 200)
+    if (response.status !== 200) {
       return [`${where}: GET /auth/providers answered ${response.status}: ${body.slice(0, 300)}`]
-    const providers = JSON.parse(body)
-    if (
-      typeof providers !== "object" ||
-      providers === null ||
-      Object.keys(providers).length === 0
-    ) {
-      return [`${where}: GET /auth/providers listed no provider: ${body.slice(0, 300)}`]
     }
+    const providers = JSON.parse(body)
+    if (typeof providers !== "object" || providers === null || Array.isArray(providers)) {
+      return [`${where}: GET /auth/providers answered no object: ${body.slice(0, 300)}`]
+    }
+    const listed = Object.keys(providers).length
+    // With the configuration in hand, the same count; else (a block's own `fetch`) at least one.
     const configured = mod.config?.providers?.length
-    if (configured !== undefined && Object.keys(providers).length !== configured) {
+    if (configured === undefined ? listed === 0 : listed !== configured) {
       return [
-        `${where}: GET /auth/providers listed ${Object.keys(providers).length} providers, the block configures ${configured}`,
+        `${where}: GET /auth/providers listed ${listed} providers, the block configures ${configured ?? "some"}`,
       ]
     }
     return []

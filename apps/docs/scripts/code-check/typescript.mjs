@@ -8,11 +8,15 @@
 //   declared once in code-check/globals.d.ts;
 // - a block that is a fragment of a configuration object (it starts with `name:`) is wrapped in
 //   `const _: Partial<AuthConfig> = { … }`; one with a `return` at its top level, in an async
-//   function (it is a request handler's body).
+//   function (it is a request handler's body); one that reads `event` outside a function gets
+//   it declared as SvelteKit's RequestEvent (in the module: the DOM's global `event` would win);
+// - a block whose first line names its file (`// src/lib/server/db/index.ts`) is written at that
+//   path, beside the page's other files, so that its relative imports (`./schema`) find them.
 // Errors are reported at the line of the Markdown file.
 import { spawnSync } from "node:child_process"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path"
+import ts from "typescript"
 import { docsDir } from "../../src/lib/content/paths.js"
 
 const checkDir = path.join(docsDir, ".code-check")
@@ -53,10 +57,12 @@ export function moduleFor(block) {
     body.find(([text]) => text.trim() !== "" && !text.trim().startsWith("//"))?.[0] ?? ""
   let open = null
   let close = null
+  const shape = topLevel(block.code)
+  if (shape.event) out.push(['declare const event: import("@sveltejs/kit").RequestEvent', null])
   if (/^[A-Za-z_$][\w$]*\??\s*:/.test(first)) {
     open = `const _fragment: Partial<import("@latch/core").AuthConfig> = {`
     close = "}"
-  } else if (body.some(([text]) => /^return\b/.test(text))) {
+  } else if (shape.returns) {
     open = "async function _handler(): Promise<unknown> {"
     close = "}"
   }
@@ -67,6 +73,59 @@ export function moduleFor(block) {
   out.push(["export {}", null])
   const text = out.map(([line]) => rewrite(line)).join("\n")
   return { text, lines: out.map(([, line]) => line) }
+}
+
+/**
+ * What the block does outside any function: `return` (a handler's body), or read `event`.
+ * @param {string} code
+ */
+function topLevel(code) {
+  const file = ts.createSourceFile("block.ts", code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+  const shape = { returns: false, event: false }
+  /** @param {ts.Node} node */
+  const visit = (node) => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return
+    if (ts.isReturnStatement(node)) shape.returns = true
+    if (
+      ts.isIdentifier(node) &&
+      node.text === "event" &&
+      !ts.isPropertyAccessExpression(node.parent)
+    ) {
+      shape.event = true
+    }
+    if (
+      ts.isPropertyAccessExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === "event"
+    ) {
+      shape.event = true
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(file)
+  return shape
+}
+
+/**
+ * Where a block is written: at the path its first line names, under its page's folder, or else
+ * at its own name. A second block naming the same path gets a folder of its own.
+ * @param {import("./collect.mjs").Block} block
+ * @param {Set<string>} taken
+ */
+function placeOf(block, taken) {
+  const ext = block.check === "js" ? "js" : "ts"
+  const named = /^\/\/\s+((?:src|static)\/[^\s:]+?)\.(ts|js)\b/.exec(block.code.trimStart())
+  const page = block.file.replace(/[^\w]+/g, "-")
+  // A block with files of its own (`check: file`) gets a folder, so that they are its alone.
+  if (block.markers.some((m) => m.kind === "file")) {
+    return `blocks/${block.id}/${named ? named[1] : "block"}.${ext}`
+  }
+  if (named) {
+    const candidate = `blocks/${page}/${named[1]}.${ext}`
+    if (!taken.has(candidate)) return candidate
+    return `blocks/${page}/${block.id}/${named[1]}.${ext}`
+  }
+  return `blocks/${block.id}.${ext}`
 }
 
 /**
@@ -101,10 +160,17 @@ export function typeCheck(blocks) {
   /** @type {Map<string, { block: import("./collect.mjs").Block, lines: (number | null)[] }>} */
   const byFile = new Map()
   for (const block of blocks) {
-    const name = `${block.id}.${block.check === "js" ? "js" : "ts"}`
+    const name = placeOf(block, new Set(byFile.keys()))
     const { text, lines } = moduleFor(block)
-    writeFileSync(path.join(checkDir, "blocks", name), `${text}\n`)
-    byFile.set(`blocks/${name}`, { block, lines })
+    mkdirSync(path.dirname(path.join(checkDir, name)), { recursive: true })
+    writeFileSync(path.join(checkDir, name), `${text}\n`)
+    for (const marker of block.markers) {
+      if (marker.kind !== "file") continue
+      const file = path.join(path.dirname(path.join(checkDir, name)), marker.path)
+      mkdirSync(path.dirname(file), { recursive: true })
+      writeFileSync(file, `${marker.code}\n`)
+    }
+    byFile.set(name, { block, lines })
   }
   writeFileSync(
     path.join(checkDir, "tsconfig.json"),
@@ -115,7 +181,7 @@ export function typeCheck(blocks) {
           module: "esnext",
           moduleResolution: "bundler",
           lib: ["es2023", "dom", "dom.iterable"],
-          types: ["node"],
+          types: ["node", "bun"],
           strict: true,
           skipLibCheck: true,
           noEmit: true,

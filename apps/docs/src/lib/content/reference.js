@@ -4,7 +4,7 @@
 // classes and enums get each member too, so every option field has its text on a page.
 import { existsSync, readFileSync, readdirSync } from "node:fs"
 import path from "node:path"
-import { ApiDeclaredItem, ApiDocumentedItem, ApiPackage } from "@microsoft/api-extractor-model"
+import model from "@microsoft/api-extractor-model"
 import { generatedDir } from "./paths.js"
 import { escapeHtml } from "./render.js"
 import { renderDocNodes, TAG_LABELS } from "./tsdoc.js"
@@ -13,6 +13,9 @@ import { renderDocNodes, TAG_LABELS } from "./tsdoc.js"
  * @typedef {{ slug: string, title: string, packageName: string, subpath: string, file: string }} ReferencePage
  * @typedef {{ package: string, folder: string, entries: { subpath: string, name: string, wildcard: boolean }[], wildcardsLeftOut: number }} PackageEntries
  */
+
+// A CommonJS package: its named exports are read from the default one.
+const { ApiDeclaredItem, ApiDocumentedItem, ApiPackage } = model
 
 const apiDir = () => path.join(generatedDir, "api")
 
@@ -72,13 +75,22 @@ function renderEntry(page) {
   const items = []
   const members = [...entry.members].sort((a, b) => a.displayName.localeCompare(b.displayName))
   if (members.length === 0) parts.push("<p>This entry point exports no types or values.</p>")
+  /** @type {Set<string>} */
+  const taken = new Set()
+  /** An overload, or a type and a value of one name, gets `~2`, `~3`… after the first. */
+  const unique = (/** @type {string} */ id) => {
+    let candidate = id
+    for (let n = 2; taken.has(candidate); n++) candidate = `${id}~${n}`
+    taken.add(candidate)
+    return candidate
+  }
   for (const item of members) {
-    const id = item.displayName
+    const id = unique(item.displayName)
     headings.push({ depth: 2, text: item.displayName, id })
     parts.push(renderItem(item, id, 2, items))
     if (CONTAINERS.has(item.kind)) {
       for (const member of item.members) {
-        const memberId = `${id}.${member.displayName}`
+        const memberId = unique(`${id}.${member.displayName}`)
         parts.push(renderItem(member, memberId, 3, items))
       }
     }
