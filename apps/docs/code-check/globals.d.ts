@@ -3,7 +3,6 @@
 // user lookup…). Declared once here, as globals, so that a block reads as the reader's code does;
 // a block that defines or imports one of these names shadows it. Only types: nothing here runs.
 // How the check uses this file: apps/docs/README.md.
-/// <reference types="@sveltejs/kit" />
 
 /** The app's configuration (`AuthConfig`), as set up on the page. */
 declare const config: import("@latch/core").AuthConfig

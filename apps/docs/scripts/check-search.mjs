@@ -7,16 +7,20 @@ import MiniSearch from "minisearch"
 import { searchOptions } from "../src/lib/search-options.js"
 import { buildDir } from "./site-files.mjs"
 
-/** A query, and a URL that must be among its first five results. */
+/**
+ * A query, and a URL that must be among its first five results: a page's section, an error
+ * code, a deployment target, a provider, a function and an option of the reference.
+ */
 const EXPECTED = [
-  ["OAuthAccountNotLinked", "/errors"],
-  ["sign out everywhere", "/concepts/sessions"],
-  ["wrangler", "/deploying/cloudflare"],
-  ["Keycloak", "/providers"],
+  ["OAuthAccountNotLinked", "/errors#sign-in-page-codes"],
+  ["secret rotation", "/concepts/sessions#secret-rotation"],
+  ["wrangler", "/deploying/cloudflare#setup-workers"],
+  ["Keycloak", "/reference/core/providers-keycloak#Keycloak"],
   ["getSession", "/reference/core#getSession"],
-  ["updateAge", "/reference/core#AuthConfig.session"],
+  ["updateAge", "/reference/core#SessionOptions.updateAge"],
   ["sv add", "/getting-started/sv-add"],
   ["two-factor", "/concepts/two-factor"],
+  ["passkey", "/recipes/passkeys"],
 ]
 
 const index = MiniSearch.loadJSON(

@@ -75,7 +75,7 @@ describe("code blocks", () => {
 })
 
 describe("the module a block is checked as", () => {
-  const block = (/** @type {string} */ code, markers = []) => ({
+  const block = (/** @type {string} */ code, /** @type {any[]} */ markers = []) => ({
     lang: "ts",
     code,
     line: 10,

@@ -152,9 +152,11 @@ function rewrite(line) {
 
 /**
  * @param {import("./collect.mjs").Block[]} blocks ts and js blocks
+ * @param {string} [dir] where the modules are written (inside apps/docs, for its node_modules)
  * @returns {Map<string, string[]>} block id → its errors, each "file:line: message"
  */
-export function typeCheck(blocks) {
+export function typeCheck(blocks, dir = checkDir) {
+  const checkDir = dir
   rmSync(path.join(checkDir, "blocks"), { recursive: true, force: true })
   mkdirSync(path.join(checkDir, "blocks"), { recursive: true })
   /** @type {Map<string, { block: import("./collect.mjs").Block, lines: (number | null)[] }>} */
@@ -181,7 +183,7 @@ export function typeCheck(blocks) {
           module: "esnext",
           moduleResolution: "bundler",
           lib: ["es2023", "dom", "dom.iterable"],
-          types: ["node", "bun"],
+          types: ["node", "bun", "@sveltejs/kit"],
           strict: true,
           skipLibCheck: true,
           noEmit: true,
@@ -191,7 +193,7 @@ export function typeCheck(blocks) {
           resolveJsonModule: true,
           isolatedModules: true,
         },
-        include: ["blocks", "../code-check/*.d.ts"],
+        include: ["blocks", `${path.relative(dir, path.join(docsDir, "code-check"))}/*.d.ts`],
       },
       null,
       2,

@@ -1,13 +1,14 @@
 // The search index's options: the same when the index is built (at build time) and when the
 // browser loads it, as MiniSearch requires.
 
+/** @type {import("minisearch").Options} */
 export const searchOptions = {
-  fields: ["title", "headings", "text"],
+  fields: ["title", "text"],
   storeFields: ["title", "section", "url"],
   searchOptions: {
-    boost: { title: 4, headings: 2 },
+    boost: { title: 3 },
     prefix: true,
     fuzzy: 0.15,
-    combineWith: "AND",
+    combineWith: /** @type {const} */ ("AND"),
   },
 }

@@ -81,8 +81,13 @@ function referenceIndex() {
     headings.push({ depth: 2, text: pkg.package, id })
     out.push(`<h2 id="${escapeHtml(id)}">${escapeHtml(pkg.package)}</h2>`)
     const list = byPackage.get(pkg.package) ?? []
-    const main = list.filter((p) => !p.subpath.startsWith("./providers/"))
-    const providers = list.filter((p) => p.subpath.startsWith("./providers/"))
+    const main = list.filter(
+      (/** @type {import("./reference.js").ReferencePage} */ p) =>
+        !p.subpath.startsWith("./providers/"),
+    )
+    const providers = list.filter((/** @type {import("./reference.js").ReferencePage} */ p) =>
+      p.subpath.startsWith("./providers/"),
+    )
     out.push("<ul>")
     for (const page of main) {
       out.push(`<li><a href="/${page.slug}"><code>${escapeHtml(page.title)}</code></a></li>`)

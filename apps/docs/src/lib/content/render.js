@@ -4,6 +4,7 @@
 // markers (`<!-- check: … -->`, see apps/docs/README.md) are left out of the page.
 import path from "node:path"
 import { Marked } from "marked"
+import { headingText } from "./slug.js"
 import { readSource } from "./source.js"
 import { locate } from "./site.js"
 
@@ -34,9 +35,10 @@ export function siteHref(file, href) {
 }
 
 /**
- * @param {{ source: string, parts: number[] }} page
- * @returns {{ html: string, headings: { depth: number, text: string, id: string }[], text: string }}
- *   the HTML, the page's headings (for its table of contents) and its plain text (for the search)
+ * @param {{ source: string, parts: number[], title: string }} page
+ * @returns {{ html: string, headings: { depth: number, text: string, id: string }[], text: string, sections: { id: string | null, title: string, text: string }[] }}
+ *   the HTML, the page's headings (for its table of contents), its plain text and its sections
+ *   (for the search)
  */
 export function renderPage(page) {
   const source = readSource(page.source)
@@ -76,7 +78,35 @@ export function renderPage(page) {
   const headings = source.headings
     .filter((h) => page.parts.includes(h.part))
     .map((h) => ({ depth: Math.max(1, h.depth - shift), text: h.text, id: h.id }))
-  return { html, headings, text: plainText(tokens) }
+  return { html, headings, text: plainText(tokens), sections: sectionsOf(tokens, page.title) }
+}
+
+/**
+ * The page cut at its headings, for the search: each part's heading id, title and text.
+ * @param {any[]} tokens
+ * @param {string} pageTitle
+ * @returns {{ id: string | null, title: string, text: string }[]}
+ */
+function sectionsOf(tokens, pageTitle) {
+  /** @type {{ id: string | null, title: string, tokens: any[] }[]} */
+  const sections = []
+  let current = {
+    id: /** @type {string | null} */ (null),
+    title: pageTitle,
+    tokens: /** @type {any[]} */ ([]),
+  }
+  for (const token of tokens) {
+    if (token.type !== "heading") {
+      current.tokens.push(token)
+      continue
+    }
+    // The heading that opens the page is its title: the first section is the page itself.
+    if (sections.length === 0 && current.tokens.length === 0) continue
+    sections.push(current)
+    current = { id: token.id, title: headingText(token), tokens: [] }
+  }
+  sections.push(current)
+  return sections.map((s) => ({ id: s.id, title: s.title, text: plainText(s.tokens) }))
 }
 
 /**

@@ -48,7 +48,12 @@ export const sections = [
     title: "Providers",
     items: [
       { slug: "providers", source: "docs/providers.md" },
-      { slug: "providers/configuring", source: "packages/core/README.md", heading: "Providers" },
+      {
+        slug: "providers/configuring",
+        source: "packages/core/README.md",
+        heading: "Providers",
+        title: "Configuring providers",
+      },
     ],
   },
   {

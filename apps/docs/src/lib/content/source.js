@@ -40,7 +40,7 @@ export function readSource(file) {
   let title = file
   for (const token of tokens) {
     if (token.type === "heading") {
-      const text = headingText(token)
+      const text = headingText(/** @type {import("marked").Tokens.Heading} */ (token))
       const id = slugger.slug(text)
       // The renderer reads the id from the token: the same one in every page it lands on.
       Object.assign(token, { id })

@@ -47,7 +47,7 @@ function renderNode(node) {
         return `<a href="${escapeHtml(node.urlDestination)}">${escapeHtml(node.linkText || node.urlDestination)}</a>`
       }
       const target = node.codeDestination?.memberReferences
-        ?.map((r) => r.memberIdentifier?.identifier)
+        ?.map((/** @type {any} */ r) => r.memberIdentifier?.identifier)
         .join(".")
       return `<code>${escapeHtml(node.linkText || target || "")}</code>`
     }
