@@ -2,7 +2,7 @@
 // esbuild, imported, and served by a real HTTP server on 127.0.0.1 that hands every request to
 // Auth() with the block's configuration (its `export const config`, or its default export's
 // `fetch`); then GET /auth/providers must answer 200 with the providers the block configured.
-// It runs in a temporary working directory, so a block's files (`new PGlite("./data/auth")`)
+// AUTH_URL names the server, as a deployment sets it. It runs in a temporary working directory, so a block's files (`new PGlite("./data/auth")`)
 // land there and are removed, never in the checkout.
 import { once } from "node:events"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -63,9 +63,13 @@ async function serve(where, mod) {
   })
   server.listen(0, "127.0.0.1")
   await once(server, "listening")
+  const address = /** @type {import("node:net").AddressInfo} */ (server.address())
+  const origin = `http://127.0.0.1:${address.port}`
+  // The site's origin pinned, as a deployment pins it (else Latch warns, rightly).
+  const authUrl = process.env.AUTH_URL
+  process.env.AUTH_URL = `${origin}/auth`
   try {
-    const address = /** @type {import("node:net").AddressInfo} */ (server.address())
-    const response = await fetch(`http://127.0.0.1:${address.port}/auth/providers`, {
+    const response = await fetch(`${origin}/auth/providers`, {
       signal: AbortSignal.timeout(10_000),
     })
     const body = await response.text()
@@ -86,6 +90,8 @@ async function serve(where, mod) {
     }
     return []
   } finally {
+    if (authUrl === undefined) delete process.env.AUTH_URL
+    else process.env.AUTH_URL = authUrl
     server.close()
   }
 }

@@ -135,6 +135,16 @@ export const sections = [
     title: "The project",
     items: [{ split: "README.md", prefix: "project" }],
   },
+  {
+    // The generated reference (reference.js) joins this section after these pages.
+    title: "Reference",
+    items: ["core", "pg-adapter", "drizzle-adapter"].map((name) => ({
+      slug: `reference/formats/${name}`,
+      source: `packages/${name}/api/formats.api.md`,
+      heading: `Stored and wire formats of "@latch/${name}"`,
+      title: `Formats: @latch/${name}`,
+    })),
+  },
 ]
 
 /**
