@@ -73,7 +73,10 @@ function renderEntry(page) {
   const headings = []
   /** @type {{ id: string, name: string, summary: string }[]} */
   const items = []
-  const members = [...entry.members].sort((a, b) => a.displayName.localeCompare(b.displayName))
+  // `$$__sveltets_…`: the helper types svelte-package writes into a component's declarations.
+  const members = [...entry.members]
+    .filter((item) => !item.displayName.startsWith("$$"))
+    .sort((a, b) => a.displayName.localeCompare(b.displayName))
   if (members.length === 0) parts.push("<p>This entry point exports no types or values.</p>")
   /** @type {Set<string>} */
   const taken = new Set()
