@@ -46,7 +46,7 @@ export async function runBlock(block) {
 async function serve(where, mod) {
   /** @type {(request: Request) => Promise<Response>} */
   let handle
-  if (mod.config) handle = (request) => Auth(request, mod.config)
+  if (mod.config) handle = (request) => /** @type {Promise<Response>} */ (Auth(request, mod.config))
   else if (typeof mod.default?.fetch === "function")
     handle = (request) => mod.default.fetch(request)
   else
