@@ -1,4 +1,4 @@
-// `pnpm docs` (after the build): serves the built site at http://127.0.0.1:4321 (PORT to change),
+// `pnpm run docs` (after the build): serves the built site at http://127.0.0.1:4321 (PORT to change),
 // as a static host would. For reading the docs locally; the site itself is plain files.
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
