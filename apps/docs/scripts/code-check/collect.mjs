@@ -14,6 +14,7 @@ export const NOT_COMPILED = {
   bash: "shell commands",
   sql: "SQL for the reader's database (the adapters' tests run their schema)",
   text: "plain text",
+  md: "Markdown (the docs' own markers, shown to authors)",
   "": "plain text (no language)",
 }
 

@@ -103,6 +103,7 @@ export const sections = [
       { slug: "adapters/pg-adapter", source: "packages/pg-adapter/README.md" },
       { slug: "adapters/drizzle-adapter", source: "packages/drizzle-adapter/README.md" },
       { slug: "adapters/redis-store", source: "packages/redis-store/README.md" },
+      { slug: "adapters/testing", source: "packages/adapter-test/README.md" },
     ],
   },
   {
@@ -133,7 +134,14 @@ export const sections = [
   },
   {
     title: "The project",
-    items: [{ split: "README.md", prefix: "project" }],
+    items: [
+      { split: "README.md", prefix: "project" },
+      { slug: "project/demo", source: "apps/demo/README.md" },
+      { slug: "project/deployment-checks", source: "deploy/README.md" },
+      { slug: "project/runtimes", source: "runtimes/README.md" },
+      { slug: "project/api-reports", source: "tools/api-report/README.md" },
+      { slug: "project/writing-the-docs", source: "apps/docs/README.md" },
+    ],
   },
   {
     // The generated reference (reference.js) joins this section after these pages.
