@@ -10,6 +10,8 @@ export default tseslint.config(
       "**/.svelte-kit/**",
       "**/build/**",
       "**/.turbo/**",
+      "**/.generated/**",
+      "**/.code-check/**",
     ],
   },
   js.configs.recommended,

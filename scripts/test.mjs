@@ -1,7 +1,8 @@
 // `npm test`: installs what is missing (pnpm, dependencies, the system packages below), builds,
 // then runs every check and test suite: lint, types, the published packages' manifests, types
 // (publint, attw) and API reports, unit and integration tests of each package (the adapters'
-// against PGlite, throwaway PostgreSQL and MariaDB servers, SQLite files, D1 in workerd and Redis),
+// against PGlite, throwaway PostgreSQL and MariaDB servers, SQLite files, D1 in workerd and Redis;
+// the docs site built, every code block of the docs compiled, its links and search checked),
 // the upgrade from the last release (its packages built from git make the data this checkout
 // must keep working),
 // four apps made with `sv create` and `sv add @latch`, built, served and signed in to, the packed

@@ -1,43 +1,14 @@
 // The code blocks of docs/deploying must compile: JavaScript and TypeScript through esbuild,
 // wrangler's JSONC as JSON once its comments and trailing commas are gone, TOML by its few
-// forms used there. A reader copies them as they are.
+// forms used there. A reader copies them as they are. (The docs site's check, apps/docs, also
+// type-checks them against the packages; this one runs with the deployments alone.)
 import { readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { transform } from "esbuild"
+import { checkToml, codeBlocks, jsoncToJson } from "../../scripts/code-blocks.mjs"
 import { root } from "./targets.mjs"
 
 const docs = path.join(root, "..", "docs", "deploying")
-
-/** JSONC to JSON: drops `//` comments (outside strings) and trailing commas. */
-function jsoncToJson(text) {
-  let out = ""
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]
-    if (inString) {
-      out += char
-      if (char === "\\") out += text[++i]
-      else if (char === '"') inString = false
-    } else if (char === '"') {
-      inString = true
-      out += char
-    } else if (char === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++
-      out += "\n"
-    } else out += char
-  }
-  return out.replace(/,(\s*[}\]])/g, "$1")
-}
-
-/** The TOML of these pages: `[table]` headers and `key = "string"` lines. */
-function checkToml(text) {
-  for (const line of text.split("\n").map((l) => l.trim())) {
-    if (!line || line.startsWith("#")) continue
-    if (!/^\[[\w.-]+\]$/.test(line) && !/^[\w-]+ = "[^"]*"$/.test(line)) {
-      throw new Error(`not TOML this check knows: ${line}`)
-    }
-  }
-}
 
 async function check(lang, code) {
   if (lang === "js" || lang === "ts") await transform(code, { loader: lang, format: "esm" })
@@ -49,9 +20,8 @@ let passed = 0
 let failed = 0
 for (const file of readdirSync(docs).filter((name) => name.endsWith(".md"))) {
   const text = readFileSync(path.join(docs, file), "utf8")
-  for (const match of text.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)) {
-    const [, lang, code] = match
-    if (lang === "sh") continue
+  for (const { lang, code, markers } of codeBlocks(text)) {
+    if (lang === "sh" || lang === "" || markers.some((m) => m.kind === "skip")) continue
     try {
       await check(lang, code)
       passed++

@@ -11,7 +11,7 @@ import { CompilerState, Extractor, ExtractorConfig } from "@microsoft/api-extrac
  * How the declarations are read: as an app's bundler reads them (`bundler` resolution, which is
  * what resolves `./SignIn.svelte` to `SignIn.svelte.d.ts`), with no global types but the DOM's.
  */
-const compilerOptions = {
+export const compilerOptions = {
   target: "es2022",
   module: "esnext",
   moduleResolution: "bundler",
