@@ -22,10 +22,15 @@ import {
   LEGACY_SESSION_COOKIES,
   sessionKeys,
 } from "./session/session-cookies.js"
-import type { GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams } from "./types/jwt.js"
+import type {
+  DefaultJWT as JWTFields,
+  GetTokenParams,
+  JWT,
+  JWTDecodeParams,
+  JWTEncodeParams,
+} from "./types/jwt.js"
 
 export type {
-  DefaultJWT,
   GetTokenParams,
   JWT,
   JWTDecodeParams,
@@ -33,6 +38,13 @@ export type {
   JWTOptions,
   ProviderTokens,
 } from "./types/jwt.js"
+
+/**
+ * The claims Latch puts in a session token by default: what `JWT` extends. Declared in this
+ * module, not only re-exported, so that an augmentation of "@latch/core/jwt" may name it without
+ * importing it, as it may in Auth.js.
+ */
+export interface DefaultJWT extends JWTFields {}
 
 /** 30 days, in seconds. */
 export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60

@@ -16,7 +16,14 @@ import type { JWT, JWTOptions } from "./types/jwt.js"
 import type { PagesOptions, Theme } from "./types/pages.js"
 import type { CredentialInput } from "./types/provider-common.js"
 import type { Provider } from "./types/provider-config.js"
-import type { Account, Profile, Session, User } from "./types/resources.js"
+import type {
+  Account,
+  DefaultSession as SessionFields,
+  DefaultUser as UserFields,
+  Profile,
+  Session,
+  User,
+} from "./types/resources.js"
 import type { SessionCacheOptions, SessionOptions } from "./types/session.js"
 import type { TwoFactorOptions } from "./types/two-factor.js"
 import type { LoggerInstance } from "./lib/logger.js"
@@ -33,8 +40,6 @@ export type {
   Account,
   Authenticator,
   AuthorizationDetails,
-  DefaultSession,
-  DefaultUser,
   Profile,
   ProfileAddress,
   PublicProvider,
@@ -61,6 +66,18 @@ export type {
 export type { AccountChange, AccountChangesOptions } from "./types/account-changes.js"
 export type { TwoFactorOptions } from "./types/two-factor.js"
 export type { CounterReading, CounterStore } from "./types/counters.js"
+
+// `DefaultSession` and `DefaultUser` are declared in this module, not only re-exported: an
+// augmentation of "@latch/core/types" sees this module's own declarations, so it may name them
+// without importing them (`user: { role: string } & DefaultSession["user"]`), as it may in
+// Auth.js. (`Session` and `User` stay re-exports: an augmentation merges into them wherever they
+// are declared.)
+
+/** The session exposed to the client by default: what `Session` extends. */
+export interface DefaultSession extends SessionFields {}
+
+/** The user fields every provider fills: what `User` extends. */
+export interface DefaultUser extends UserFields {}
 
 /** The actions Latch answers under `basePath`. */
 export type AuthAction =
