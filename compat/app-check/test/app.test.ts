@@ -766,7 +766,8 @@ afterAll(async () => {
   await mailbox?.close()
   for (const side of sides) removeTempDir(side.dir)
   if (work) removeTempDir(work)
-})
+  // Four installed apps (their node_modules) to delete: seconds on a busy machine, never a result.
+}, 120_000)
 
 /** A step's fields as compared: its own, then `cookie <name>` for each cookie either side set. */
 function fields(a: Step | undefined, l: Step | undefined) {
