@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest"
 import { codeBlocks } from "../../../scripts/code-blocks.mjs"
 import { moduleFor } from "../scripts/code-check/typescript.mjs"
+import { declaredName } from "../src/lib/content/reference.js"
 import { siteHref } from "../src/lib/content/render.js"
 import { pages } from "../src/lib/content/site.js"
 import { readSource } from "../src/lib/content/source.js"
@@ -153,5 +154,22 @@ describe("links between the repository's files", () => {
       const parts = shown.flatMap((p) => p.parts).sort((a, b) => a - b)
       expect(parts).toEqual(readSource(file).parts.map((_, i) => i))
     }
+  })
+})
+
+describe("a reference item's name", () => {
+  it("is the declared one where API Extractor renamed it to avoid a clash", () => {
+    expect(
+      declaredName("Awaited_2", "export type Awaited<T> = T extends Promise<infer U> ? U : T;"),
+    ).toBe("Awaited")
+    expect(declaredName("Event_3", "interface Event ")).toBe("Event")
+  })
+  it("stays the model's own otherwise", () => {
+    expect(declaredName("Session", "export interface Session extends SessionFields ")).toBe(
+      "Session",
+    )
+    // A name that ends in a number by itself, and a declaration that does not match it.
+    expect(declaredName("Base_64", "export declare const Base_64: string")).toBe("Base_64")
+    expect(declaredName("Thing_2", "export interface Other ")).toBe("Thing_2")
   })
 })

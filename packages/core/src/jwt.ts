@@ -23,7 +23,7 @@ import {
   sessionKeys,
 } from "./session/session-cookies.js"
 import type {
-  DefaultJWT as JWTFields,
+  JWTFields,
   GetTokenParams,
   JWT,
   JWTDecodeParams,

@@ -18,8 +18,8 @@ import type { CredentialInput } from "./types/provider-common.js"
 import type { Provider } from "./types/provider-config.js"
 import type {
   Account,
-  DefaultSession as SessionFields,
-  DefaultUser as UserFields,
+  SessionFields,
+  UserFields,
   Profile,
   Session,
   User,

@@ -2,7 +2,7 @@
 import type { AdapterSession, AdapterUser } from "./adapter.js"
 import type { Awaitable } from "./common.js"
 import type { JWT } from "./jwt.js"
-import type { Account, DefaultSession, Profile, Session, User } from "./resources.js"
+import type { Account, Profile, Session, SessionFields, User } from "./resources.js"
 
 /** Parameters of the `signIn` callback. */
 export interface SignInCallbackParams {
@@ -88,7 +88,7 @@ export interface CallbacksOptions {
    */
   redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>
   /** What the client sees as the session. Token data reaches the client only if returned here. */
-  session: (params: SessionCallbackParams) => Awaitable<Session | DefaultSession>
+  session: (params: SessionCallbackParams) => Awaitable<Session | SessionFields>
   /** The JWT stored in the session cookie. Returning `null` ends the session. */
   jwt: (params: JWTCallbackParams) => Awaitable<JWT | null>
 }

@@ -2,8 +2,8 @@
 import type { Awaitable } from "./common.js"
 import type { LoggerInstance } from "../lib/logger.js"
 
-/** The claims Latch puts in a session token by default. */
-export interface DefaultJWT extends Record<string, unknown> {
+/** The claims Latch puts in a session token by default (exported as `DefaultJWT`). */
+export interface JWTFields extends Record<string, unknown> {
   name?: string | null
   email?: string | null
   picture?: string | null
@@ -33,7 +33,7 @@ export interface ProviderTokens {
 }
 
 /** The session token; augment it to type your own claims. */
-export interface JWT extends Record<string, unknown>, DefaultJWT {}
+export interface JWT extends Record<string, unknown>, JWTFields {}
 
 /** Parameters of `encode`. */
 export interface JWTEncodeParams<Payload = JWT> {

@@ -71,8 +71,8 @@ export interface Authenticator {
   userId?: string
 }
 
-/** The fields of a user that Latch itself reads and writes. */
-export interface DefaultUser {
+/** The fields of a user that Latch itself reads and writes (exported as `DefaultUser`). */
+export interface UserFields {
   id?: string
   name?: string | null
   email?: string | null
@@ -90,7 +90,7 @@ export interface DefaultUser {
  * }
  * ```
  */
-export interface User extends DefaultUser {}
+export interface User extends UserFields {}
 
 /** The address claim of an OpenID Connect profile. */
 export interface ProfileAddress {
@@ -127,8 +127,8 @@ export interface Profile {
   [claim: string]: unknown
 }
 
-/** The session exposed to the client by default. */
-export interface DefaultSession {
+/** The fields of the session exposed to the client by default (exported as `DefaultSession`). */
+export interface SessionFields {
   user?: User
   /** When the session expires, as an ISO 8601 string. */
   expires: string
@@ -152,7 +152,7 @@ export interface DefaultSession {
  * }
  * ```
  */
-export interface Session extends DefaultSession {}
+export interface Session extends SessionFields {}
 
 /** A provider as shown to clients by the `providers` action. */
 export interface PublicProvider {

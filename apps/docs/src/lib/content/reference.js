@@ -43,6 +43,29 @@ export function referencePages() {
   )
 }
 
+/**
+ * The name an item is declared with. API Extractor renames a declaration whose name another one
+ * of the package, or a global of TypeScript's libraries, already takes (`Awaited` → `Awaited_2`,
+ * `Event` → `Event_2`): a name the reader can neither import nor find in the source. The
+ * declaration's own text keeps the real one.
+ *
+ * @param {string} displayName the model's name
+ * @param {string} declaration the item's declaration, as the model's excerpt gives it
+ */
+export function declaredName(displayName, declaration) {
+  const renamed = /^(.+)_\d+$/.exec(displayName)
+  if (!renamed) return displayName
+  const declared =
+    /\b(?:type|interface|class|function|const|let|var|enum|namespace)\s+([A-Za-z_$][\w$]*)/.exec(
+      declaration,
+    )
+  return declared?.[1] === renamed[1] ? renamed[1] : displayName
+}
+
+/** @param {any} item an ApiItem */
+const nameOf = (item) =>
+  declaredName(item.displayName, item instanceof ApiDeclaredItem ? item.excerpt.text : "")
+
 /** Kinds whose members are listed under them. */
 const CONTAINERS = new Set(["Class", "Interface", "Enum", "Namespace"])
 
@@ -76,7 +99,7 @@ function renderEntry(page) {
   // `$$__sveltets_…`: the helper types svelte-package writes into a component's declarations.
   const members = [...entry.members]
     .filter((item) => !item.displayName.startsWith("$$"))
-    .sort((a, b) => a.displayName.localeCompare(b.displayName))
+    .sort((a, b) => nameOf(a).localeCompare(nameOf(b)))
   if (members.length === 0) parts.push("<p>This entry point exports no types or values.</p>")
   /** @type {Set<string>} */
   const taken = new Set()
@@ -88,8 +111,8 @@ function renderEntry(page) {
     return candidate
   }
   for (const item of members) {
-    const id = unique(item.displayName)
-    headings.push({ depth: 2, text: item.displayName, id })
+    const id = unique(nameOf(item))
+    headings.push({ depth: 2, text: nameOf(item), id })
     parts.push(renderItem(item, id, 2, items))
     if (CONTAINERS.has(item.kind)) {
       for (const member of item.members) {
@@ -114,7 +137,7 @@ function renderEntry(page) {
  */
 function renderItem(item, id, level, items) {
   const out = []
-  const name = level === 2 ? item.displayName : `${id.split(".")[0]}.${item.displayName}`
+  const name = level === 2 ? nameOf(item) : `${id.split(".")[0]}.${item.displayName}`
   out.push(
     `<h${level} id="${escapeHtml(id)}" class="api-item"><code>${escapeHtml(name)}</code> <small class="kind">${escapeHtml(kindName(item.kind))}</small> <a class="anchor" href="#${escapeHtml(id)}" aria-label="Link to this item">#</a></h${level}>`,
   )
