@@ -170,9 +170,7 @@ describe("a policy of metadata statements", () => {
     const made = await maker(KEY, { intermediate: true })
     const context = await withMetadata(made)
     expect((await register(context.config, packed(made))).registered).toBe(true)
-    expect((await register(context.config, packed(made, { withRoot: true }))).registered).toBe(
-      true,
-    )
+    expect((await register(context.config, packed(made, { withRoot: true }))).registered).toBe(true)
   })
 
   it("refuses a chain made by anyone else for the same model (a forged attestation)", async () => {
@@ -210,9 +208,7 @@ describe("a policy of metadata statements", () => {
 
     const compromised = setup({
       attestation: {
-        metadata: [
-          entry([{ status: "FIDO_CERTIFIED" }, { status: "ATTESTATION_KEY_COMPROMISE" }]),
-        ],
+        metadata: [entry([{ status: "FIDO_CERTIFIED" }, { status: "ATTESTATION_KEY_COMPROMISE" }])],
       },
     })
     await expectRefused(compromised, packed(made), /ATTESTATION_KEY_COMPROMISE/)
@@ -311,7 +307,10 @@ describe("configuration", () => {
       [{ aaguid: [KEY] } as never, /unknown options: aaguid/],
       [{ metadata: [] }, /non-empty list of metadata statements/],
       [{ metadata: [{ ...good, aaguid: undefined }] } as never, /has no aaguid/],
-      [{ metadata: [{ ...good, attestationRootCertificates: [] }] }, /no attestationRootCertificates/],
+      [
+        { metadata: [{ ...good, attestationRootCertificates: [] }] },
+        /no attestationRootCertificates/,
+      ],
       [
         { metadata: [{ ...good, attestationRootCertificates: [made.root.toString("pem")] }] },
         /not a certificate in base64/,

@@ -127,7 +127,9 @@ function readPolicy(provider: WebAuthnConfig): AttestationPolicy {
   if (!isObject(option)) throw new Error("attestation must be an object: { aaguids?, metadata? }")
   const unknown = Object.keys(option).filter((key) => key !== "aaguids" && key !== "metadata")
   if (unknown.length > 0) {
-    throw new Error(`attestation has unknown options: ${unknown.join(", ")} (known: aaguids, metadata)`)
+    throw new Error(
+      `attestation has unknown options: ${unknown.join(", ")} (known: aaguids, metadata)`,
+    )
   }
   if (option.aaguids === undefined && option.metadata === undefined) {
     throw new Error("attestation needs aaguids, metadata or both")

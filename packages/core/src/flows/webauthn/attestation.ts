@@ -50,7 +50,9 @@ async function helpers(provider: WebAuthnConfig): Promise<SimpleWebAuthnHelpers>
 
 /** The AAGUID in authenticator data with attested credential data (WebAuthn §6.5.1). */
 function aaguidOf(authData: Uint8Array): string {
-  const hex = [...authData.subarray(37, 53)].map((byte) => byte.toString(16).padStart(2, "0")).join("")
+  const hex = [...authData.subarray(37, 53)]
+    .map((byte) => byte.toString(16).padStart(2, "0"))
+    .join("")
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
