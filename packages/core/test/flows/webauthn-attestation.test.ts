@@ -180,6 +180,15 @@ describe("a policy of metadata statements", () => {
     await expectRefused(context, packed(forger), /does not lead to a root/)
   })
 
+  it("refuses a forger's chain under a root of the same name, with or without that root", async () => {
+    const genuine = await maker(KEY)
+    const forger = await maker(KEY) // the same names, other keys
+    expect(forger.root.subject).toBe(genuine.root.subject)
+    const context = await withMetadata(genuine)
+    await expectRefused(context, packed(forger), /does not lead to a root/)
+    await expectRefused(context, packed(forger, { withRoot: true }), /does not lead to a root/)
+  })
+
   it("refuses a self attestation when the statement requires a chain", async () => {
     const context = await withMetadata(await maker(KEY))
     await expectRefused(context, self(KEY), /self attestation without a certificate chain/)
@@ -236,6 +245,32 @@ describe("a policy of metadata statements", () => {
     expect((await register(b.config, packed(first))).code).toBe("attestation")
     expect((await register(b.config, packed(second))).registered).toBe(true)
     expect((await register(a.config, packed(second))).code).toBe("attestation")
+  })
+})
+
+describe("a provider written by hand", () => {
+  it("with a policy, is a configuration error at its first registration, not a registration without the check", async () => {
+    const made = await maker(KEY)
+    const library = await import("@simplewebauthn/server")
+    // Its own copy of the settings, without the loaders Passkey() attaches.
+    const handMade = {
+      ...Object.fromEntries(
+        Object.entries(Passkey({ attestation: { metadata: [statement(made)] } })),
+      ),
+      simpleWebAuthn: {
+        generateRegistrationOptions: library.generateRegistrationOptions,
+        generateAuthenticationOptions: library.generateAuthenticationOptions,
+        verifyRegistrationResponse: library.verifyRegistrationResponse,
+        verifyAuthenticationResponse: library.verifyAuthenticationResponse,
+      },
+    }
+    const context = setup()
+    context.config.providers = [context.config.providers[0]!, handMade as never]
+    const result = await register(context.config, packed(made))
+    expect(result.registered).toBe(false)
+    expect(result.error).toBe("Configuration")
+    expect(context.adapter.authenticators.size).toBe(0)
+    expect(String(context.errors.at(-1))).toMatch(/needs @simplewebauthn\/server\/helpers/)
   })
 })
 

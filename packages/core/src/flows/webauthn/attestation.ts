@@ -36,13 +36,22 @@ async function helpers(provider: WebAuthnConfig): Promise<SimpleWebAuthnHelpers>
   const load = (provider as { [simpleWebAuthnHelpersLoader]?: SimpleWebAuthnHelpersLoader })[
     simpleWebAuthnHelpersLoader
   ]
-  const loaded = typeof load === "function" ? await load().catch(() => undefined) : undefined
+  let loaded: Partial<SimpleWebAuthnHelpers> | undefined
+  let cause: unknown
+  if (typeof load === "function") {
+    try {
+      loaded = await load()
+    } catch (error) {
+      cause = error
+    }
+  }
   if (
     typeof loaded?.decodeAttestationObject !== "function" ||
     typeof loaded.validateCertificatePath !== "function"
   ) {
     throw new InvalidProvider(
       `The attestation policy of "${provider.id}" needs @simplewebauthn/server/helpers (version 13 or 14 of @simplewebauthn/server) and a provider made by WebAuthn() or Passkey()`,
+      { cause },
     )
   }
   return loaded as SimpleWebAuthnHelpers
