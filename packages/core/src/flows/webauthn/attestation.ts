@@ -23,7 +23,7 @@ import { decodeBase64url } from "../../lib/base64url.js"
 import { toBase64 } from "./encoding.js"
 import { refuse, type CredentialResponse } from "./response.js"
 
-/** MDS3 statuses after which a model's attestations prove nothing (FIDO MDS3 §3.1.4). */
+/** The MDS3 AuthenticatorStatus values after which a model's attestations prove nothing. */
 const UNTRUSTED_STATUSES = new Set([
   "USER_VERIFICATION_BYPASS",
   "ATTESTATION_KEY_COMPROMISE",
