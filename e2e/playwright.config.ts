@@ -80,10 +80,12 @@ const logged = (name: string, command: string, before?: string) =>
 const TWO_INSTANCE_TESTS = /two-instances\.spec\.ts$/
 /**
  * Specs whose pages do not depend on how sessions are kept: run once, against the demo with
- * JWT sessions (the lighter of the two groups run.mjs runs side by side). (Both strategies' reading, writing and ending of sessions are the other
+ * JWT sessions (the lighter of the two groups run.mjs runs side by side); passkey-attestation
+ * starts sites of its own, with the policies it tests. (Both strategies' reading, writing and ending of sessions are the other
  * specs' subject, and core's and the SvelteKit package's unit tests run in both.)
  */
-const ANY_STRATEGY_TESTS = /(screenshots|builtin-pages|prerender|protection|look)\.spec\.ts$/
+const ANY_STRATEGY_TESTS =
+  /(screenshots|builtin-pages|prerender|protection|look|passkey-attestation)\.spec\.ts$/
 /**
  * The specs the test command also runs against the demo with JWT sessions: each way of signing
  * in, and what a session does once made (the live session, updates, the sessions of a profile),

@@ -402,6 +402,8 @@ export class EmailCodeError extends Verification {
  * - `credential-exists`: the credential is registered already;
  * - `email-in-use`: a new account's address belongs to someone (sign in first to add a passkey);
  * - `session`: the signed-in user changed between the options and the response;
+ * - `attestation`: the provider's attestation policy refused the authenticator (no attestation,
+ *   a model not allowed, or a certificate chain that does not lead to its maker's roots);
  * - `verification`: any other failed check of the signature or attestation.
  */
 export type WebAuthnErrorCode =
@@ -416,6 +418,7 @@ export type WebAuthnErrorCode =
   | "credential-exists"
   | "email-in-use"
   | "session"
+  | "attestation"
   | "verification"
 
 /**

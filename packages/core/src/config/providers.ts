@@ -7,6 +7,7 @@ import {
   type PasswordSettings,
 } from "../providers/password.js"
 import type { WebAuthnConfig } from "../providers/webauthn.js"
+import { attestationPolicy } from "../flows/webauthn/attestation-policy.js"
 import type {
   CredentialsConfig,
   OAuthProviderConfig,
@@ -86,6 +87,11 @@ function normalizeWebAuthn(provider: WebAuthnConfig, where: string): WebAuthnCon
   }
   const origins = rp?.origin === undefined ? [] : [rp.origin].flat()
   if (!origins.every(isURL)) fail("has a relyingParty.origin that is not an http(s) origin")
+  try {
+    attestationPolicy(provider)
+  } catch (error) {
+    fail((error as Error).message)
+  }
   return provider
 }
 

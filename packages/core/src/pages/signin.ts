@@ -33,11 +33,18 @@ const ERROR_MESSAGES: Record<string, string> = {
     "Confirm your account's address (follow the link we mailed you) before linking another way to sign in.",
 }
 
-/** What the page says, instead of the error's message, for a code of `error=CredentialsSignin`. */
-const CREDENTIALS_CODE_MESSAGES: Record<string, string> = {
-  unverified: "Confirm your address first: follow the link we mailed you.",
-  rate_limited: "Too many attempts: wait a few minutes and try again.",
-  busy: "The server is busy: try again in a few seconds.",
+/** What the page says, instead of the error's message, for some codes of an error. */
+const CODE_MESSAGES: Record<string, Record<string, string>> = {
+  CredentialsSignin: {
+    unverified: "Confirm your address first: follow the link we mailed you.",
+    rate_limited: "Too many attempts: wait a few minutes and try again.",
+    busy: "The server is busy: try again in a few seconds.",
+  },
+  // An attestation policy refused the authenticator: trying again with it cannot help.
+  WebAuthnVerificationError: {
+    attestation:
+      "This site accepts passkeys only on the security keys it allows. Add the passkey with one of those.",
+  },
 }
 
 const GENERIC_ERROR = "Unable to sign in."
@@ -57,12 +64,9 @@ const EXTRA_ATTRIBUTES = new Set([
 ])
 
 function errorMessage(error: string, code: string | undefined): string {
-  if (
-    error === "CredentialsSignin" &&
-    typeof code === "string" &&
-    Object.hasOwn(CREDENTIALS_CODE_MESSAGES, code)
-  ) {
-    return CREDENTIALS_CODE_MESSAGES[code] ?? GENERIC_ERROR
+  const byCode = Object.hasOwn(CODE_MESSAGES, error) ? CODE_MESSAGES[error] : undefined
+  if (byCode && typeof code === "string" && Object.hasOwn(byCode, code)) {
+    return byCode[code] ?? GENERIC_ERROR
   }
   return Object.hasOwn(ERROR_MESSAGES, error)
     ? (ERROR_MESSAGES[error] ?? GENERIC_ERROR)

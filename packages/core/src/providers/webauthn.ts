@@ -24,14 +24,22 @@ import type {
   WebAuthnUserConfig,
 } from "../types/webauthn.js"
 import { defaultGetUserInfo } from "../flows/webauthn/user-info.js"
-import { simpleWebAuthnLoader, type SimpleWebAuthnLoader } from "../flows/webauthn/loader.js"
+import {
+  simpleWebAuthnHelpersLoader,
+  simpleWebAuthnLoader,
+  type SimpleWebAuthnHelpersLoader,
+  type SimpleWebAuthnLoader,
+} from "../flows/webauthn/loader.js"
 
 export type {
   GetUserInfo,
   RelayingParty,
   RelyingParty,
   SimpleWebAuthnMethods,
+  WebAuthnAttestationPolicy,
   WebAuthnConfig,
+  WebAuthnMetadataEntry,
+  WebAuthnMetadataStatement,
   WebAuthnProviderType,
   WebAuthnRateLimit,
   WebAuthnRelyingPartyOptions,
@@ -63,6 +71,10 @@ export { defaultGetUserInfo }
  */
 const loadSimpleWebAuthn: SimpleWebAuthnLoader = () =>
   import("@simplewebauthn/server") as Promise<Partial<SimpleWebAuthnMethods>>
+
+/** Its helpers, loaded only by a registration under an attestation policy. */
+const loadSimpleWebAuthnHelpers: SimpleWebAuthnHelpersLoader = () =>
+  import("@simplewebauthn/server/helpers") as Promise<never>
 
 /**
  * A WebAuthn provider (`id: "webauthn"`). Its defaults suit passkeys too; `Passkey()` only
@@ -99,5 +111,6 @@ export default function WebAuthn(options: WebAuthnUserConfig = {}): WebAuthnConf
     type: "webauthn",
     options,
     [simpleWebAuthnLoader]: loadSimpleWebAuthn,
+    [simpleWebAuthnHelpersLoader]: loadSimpleWebAuthnHelpers,
   } as WebAuthnConfig
 }

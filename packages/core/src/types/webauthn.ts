@@ -108,6 +108,61 @@ export interface WebAuthnRateLimit {
   perClient?: number
 }
 
+/**
+ * A FIDO Metadata Service (MDS3) metadata statement: what the maker of an authenticator model
+ * publishes about it. Latch reads the fields below; the rest of the statement may stay in the
+ * object as downloaded.
+ */
+export interface WebAuthnMetadataStatement {
+  /** The model's AAGUID, e.g. `"ee882879-721c-4913-9775-3dfcce97072a"`. */
+  aaguid: string
+  /** The model's name, used in log messages. */
+  description?: string
+  /**
+   * How the model attests (`"basic_full"`, `"basic_surrogate"` for self attestation, `"attca"`,
+   * `"anonca"`, …). A self attestation is accepted only from a model that lists
+   * `"basic_surrogate"`.
+   */
+  attestationTypes: string[]
+  /** The maker's attestation roots: X.509 certificates, DER in standard base64 (not PEM). */
+  attestationRootCertificates: string[]
+  [field: string]: unknown
+}
+
+/**
+ * An entry of the MDS3 BLOB's `entries` (its payload, once you have verified and decoded the
+ * JWT): a statement with the model's status reports. A model whose latest report says it is
+ * compromised or revoked registers nothing.
+ */
+export interface WebAuthnMetadataEntry {
+  aaguid?: string
+  metadataStatement: WebAuthnMetadataStatement
+  statusReports?: { status: string; effectiveDate?: string; [field: string]: unknown }[]
+  [field: string]: unknown
+}
+
+/**
+ * Which authenticators may register new credentials: off unless set. With a policy, registration
+ * asks for `"direct"` attestation and refuses (`WebAuthnVerificationError`, `code=attestation`)
+ * an authenticator that sends none, one whose model is not allowed, and, with `metadata`, one
+ * whose attestation does not chain to its model's roots. Credentials registered before keep
+ * signing in: the policy judges registrations only.
+ */
+export interface WebAuthnAttestationPolicy {
+  /**
+   * The authenticator models (AAGUIDs) that may register. Without `metadata` this checks the
+   * model the authenticator *claims*: it keeps honest users to the keys you issue, but a
+   * software authenticator can claim any model. Add `metadata` for proof.
+   */
+  aaguids?: string[]
+  /**
+   * Metadata statements (or MDS3 BLOB entries) you downloaded and parsed: Latch never fetches
+   * them. A registration's AAGUID must have a statement here, and its attestation certificate
+   * chain must lead to one of that statement's `attestationRootCertificates`.
+   */
+  metadata?: (WebAuthnMetadataStatement | WebAuthnMetadataEntry)[]
+}
+
 /** A WebAuthn provider's configuration. */
 export interface WebAuthnConfig extends CommonProviderOptions {
   type: WebAuthnProviderType
@@ -151,6 +206,11 @@ export interface WebAuthnConfig extends CommonProviderOptions {
    * @default DEFAULT_SIMPLEWEBAUTHN_BROWSER_VERSION
    */
   simpleWebAuthnBrowserVersion?: SemverString | false
+  /**
+   * Which authenticators may register (a company's issued security keys, say). Off by default:
+   * any authenticator registers, and none is asked for attestation.
+   */
+  attestation?: WebAuthnAttestationPolicy
   /** Extra options for `generateRegistrationOptions` (e.g. `attestationType`). */
   registrationOptions?: Record<string, unknown>
   /** Extra options for `generateAuthenticationOptions`. */

@@ -1,6 +1,6 @@
 /**
  * A software WebAuthn authenticator: real P-256 keys, real CBOR attestation objects ("none"
- * attestation) and real ES256 assertion signatures, built byte by byte as WebAuthn Level 3 §6
+ * attestation, or the statement an `Attester` makes) and real ES256 assertion signatures, built byte by byte as WebAuthn Level 3 §6
  * lays them out. What it returns is what a browser posts after `navigator.credentials.create()`
  * or `.get()`, in the JSON form `@simplewebauthn/browser` makes.
  */
@@ -10,7 +10,7 @@ const b64url = (bytes: Uint8Array | Buffer) => Buffer.from(bytes).toString("base
 const sha256 = (data: Uint8Array | string) => createHash("sha256").update(data).digest()
 
 /** CBOR (RFC 8949) for what attestation objects hold: integers, text, bytes, maps. */
-type CBORValue = number | string | Uint8Array | Map<CBORValue, CBORValue>
+export type CBORValue = number | string | Uint8Array | CBORValue[] | Map<CBORValue, CBORValue>
 
 function cborHead(major: number, length: number): Buffer {
   if (length < 24) return Buffer.from([(major << 5) | length])
@@ -36,6 +36,7 @@ export function cbor(value: CBORValue): Buffer {
     return Buffer.concat([cborHead(3, text.length), text])
   }
   if (value instanceof Uint8Array) return Buffer.concat([cborHead(2, value.length), value])
+  if (Array.isArray(value)) return Buffer.concat([cborHead(4, value.length), ...value.map(cbor)])
   const parts = [cborHead(5, value.size)]
   for (const [key, entry] of value) parts.push(cbor(key), cbor(entry))
   return Buffer.concat(parts)
@@ -112,6 +113,18 @@ export interface CreationOptionsJSON {
   [option: string]: unknown
 }
 
+/**
+ * How an authenticator attests a new credential: its model (AAGUID) and the statement it signs
+ * over `authData ‖ SHA-256(clientDataJSON)` (WebAuthn §6.5). Without one: "none", no model.
+ */
+export interface Attester {
+  aaguid: Uint8Array
+  statement(
+    signed: Buffer,
+    credentialKey: KeyObject,
+  ): { fmt: string; attStmt: Map<CBORValue, CBORValue> }
+}
+
 /** An authenticator: makes credentials and signs assertions with them. */
 export class SoftAuthenticator {
   credentials = new Map<string, SoftCredential>()
@@ -122,7 +135,11 @@ export class SoftAuthenticator {
    * refuses); `"short"` signs until one of them is shorter. @default any
    */
   constructor(
-    private readonly options: { counter?: boolean; signatures?: "full-length" | "short" } = {},
+    private readonly options: {
+      counter?: boolean
+      signatures?: "full-length" | "short"
+      attester?: Attester
+    } = {},
   ) {}
 
   /**
@@ -147,22 +164,27 @@ export class SoftAuthenticator {
       sha256(input.rpId),
       Buffer.from([flagsByte(input.flags ?? {}, true)]),
       counterBytes(0),
-      Buffer.alloc(16), // AAGUID: none
+      this.options.attester?.aaguid ?? Buffer.alloc(16), // all zero: no model
       idLength,
       rawId,
       coseKey(publicKey),
     ])
-    const attestationObject = cbor(
-      new Map<CBORValue, CBORValue>([
-        ["fmt", "none"],
-        ["attStmt", new Map()],
-        ["authData", authData],
-      ]),
-    )
     const clientDataJSON = clientData(
       input.type ?? "webauthn.create",
       input.challenge,
       input.origin,
+    )
+    const signed = Buffer.concat([authData, sha256(clientDataJSON)])
+    const { fmt, attStmt } = this.options.attester?.statement(signed, privateKey) ?? {
+      fmt: "none",
+      attStmt: new Map(),
+    }
+    const attestationObject = cbor(
+      new Map<CBORValue, CBORValue>([
+        ["fmt", fmt],
+        ["attStmt", attStmt],
+        ["authData", authData],
+      ]),
     )
     return {
       credential,

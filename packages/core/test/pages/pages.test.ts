@@ -482,6 +482,19 @@ describe("sign-in page", () => {
     expect(alertText(signIn({ error: "CredentialsSignin", code: longest }).html)).toContain(longest)
   })
 
+  it("says that only allowed security keys register when an attestation policy refused one", () => {
+    const refused = alertText(
+      signIn({ error: "WebAuthnVerificationError", code: "attestation" }).html,
+    )
+    expect(refused).toContain("accepts passkeys only on the security keys it allows")
+    expect(refused).toMatch(/Code: <code>attestation<\/code>/)
+    // Other passkey failures keep the general message; the code is only looked up for its error.
+    const other = alertText(signIn({ error: "WebAuthnVerificationError", code: "counter" }).html)
+    expect(other).toContain("Signing in with the passkey failed.")
+    const elsewhere = alertText(signIn({ error: "CredentialsSignin", code: "attestation" }).html)
+    expect(elsewhere).toContain("Sign in failed.")
+  })
+
   it.each(["a b", "a.b", "ä", "<b>", "a".repeat(65), XSS, ""])(
     "does not show the unsafe code %j",
     (code) => {

@@ -134,7 +134,10 @@ async function registrationOptions(
     userID: await userHandle(user.id),
     userDisplayName: user.name ?? user.email ?? "",
     timeout: provider.timeout,
-    attestationType: "none",
+    // Attestation identifies the authenticator's model to this site: asked for only when a
+    // policy will judge it. "direct" rather than "enterprise", which would also identify the
+    // individual device and is honoured only where the browser is managed to allow this site.
+    attestationType: provider.attestation ? "direct" : "none",
     // The same credential twice on one account would only confuse the user.
     excludeCredentials: registered.map(credentialDescriptor),
     authenticatorSelection: {

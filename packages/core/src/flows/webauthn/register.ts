@@ -10,6 +10,7 @@ import { callAdapter } from "../../session/adapter-call.js"
 import type { Identity } from "../../session/identity.js"
 import { signedInUserId } from "../../session/signed-in.js"
 import { webAuthnAdapter } from "./adapter.js"
+import { checkAttestation } from "./attestation.js"
 import type { Ceremony } from "./challenge.js"
 import { checkClientData } from "./client-data.js"
 import { storedCredentialIds, toBase64 } from "./encoding.js"
@@ -70,6 +71,7 @@ export async function verifyRegistration(
     }),
   )
   if (!registrationInfo) refuse("verification", "The registration carried no credential")
+  await checkAttestation(provider, response)
   const { credential } = registrationInfo
   const adapter = webAuthnAdapter(ctx)
   // Stored as Auth.js stores it (padded standard base64), so that a move back keeps it working;
