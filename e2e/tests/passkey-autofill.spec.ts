@@ -73,7 +73,7 @@ async function observe(page: Page, holds: Holds = {}): Promise<Call[]> {
         autofillField: !!document.querySelector('input[autocomplete="username webauthn"]'),
         rpId: publicKey?.rpId,
         allowCredentials: publicKey?.allowCredentials?.length ?? 0,
-        challenge: (publicKey?.challenge as ArrayBuffer | undefined)?.byteLength! > 0,
+        challenge: ((publicKey?.challenge as ArrayBuffer | undefined)?.byteLength ?? 0) > 0,
       })
       if (signal) {
         signals.push(signal)
