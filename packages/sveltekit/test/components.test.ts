@@ -242,6 +242,30 @@ describe("<SignIn />", () => {
     expect(elements(password, "input").map((input) => input.name)).toContain("otp")
   })
 
+  it.each(["passkey", "webauthn"])(
+    "renders a passkey form (%s) as the button alone: the autofill field is added in the browser, where it has passkey autofill",
+    (provider) => {
+      const markup = html(SignIn, { provider, options: { redirectTo: "/profile" } })
+      expect(form(markup)).toMatchObject({ method: "POST", action: "/signin" })
+      expect(hidden(markup)).toEqual([
+        ["providerId", provider],
+        ["redirectTo", "/profile"],
+      ])
+      expect(elements(markup, "input").filter((input) => input.type !== "hidden")).toEqual([])
+      expect(markup).not.toContain("autocomplete")
+      expect(buttonText(markup)).toBe(`Sign in with ${provider}`)
+    },
+  )
+
+  it("passes a passkey form's data-base-path and autocomplete to the form, where its script reads them", () => {
+    const markup = html(SignIn, {
+      provider: "passkey",
+      "data-base-path": "/api/auth",
+      autocomplete: "off",
+    })
+    expect(form(markup)).toMatchObject({ "data-base-path": "/api/auth", autocomplete: "off" })
+  })
+
   it("emits no static link to the auth pages (prerender-safe)", () => {
     for (const markup of [
       html(SignIn),

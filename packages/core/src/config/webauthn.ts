@@ -40,14 +40,16 @@ export function assertWebAuthn(
   }
   for (const provider of conditional) {
     const fields = Object.values(provider.formFields)
+    // HTML takes `webauthn` as the last token only (after the field's name): browsers ignore
+    // "webauthn username", and the autofill would never offer a passkey.
     const hasAutofill = fields.some(
       (field) =>
         typeof field?.autocomplete === "string" &&
-        field.autocomplete.split(/\s+/).includes("webauthn"),
+        /\S\s+webauthn$/i.test(field.autocomplete.trim()),
     )
     if (!hasAutofill) {
       throw new MissingWebAuthnAutocomplete(
-        `"${provider.id}" enables conditional UI, so one of its formFields needs an autocomplete that includes "webauthn" (e.g. "username webauthn").`,
+        `"${provider.id}" enables conditional UI, so one of its formFields needs an autocomplete that ends with "webauthn", after the field's name (e.g. "username webauthn").`,
       )
     }
   }

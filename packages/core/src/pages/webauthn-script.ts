@@ -45,15 +45,18 @@ export const WEBAUTHN_SCRIPT = `(() => {
   const ceremony = async (form, query, mediation, signal) => {
     const url = new URL(form.dataset.optionsUrl, location.href)
     for (const [key, value] of Object.entries(query)) if (value) url.searchParams.set(key, value)
-    const response = await fetch(url, { credentials: "same-origin" })
+    const response = await fetch(url, { credentials: "same-origin", signal })
     // A refusal (registering before signing in, too many requests) has a message for the user.
     const body = await response.json().catch(() => ({}))
     if (!response.ok || !body.options) {
       throw new Error(body.message || "Passkeys are not available right now.")
     }
+    // Aborted while the options were on their way: another ceremony has the browser now.
+    signal.throwIfAborted()
     const credential = body.action === "register"
-      ? await navigator.credentials.create({ publicKey: creationOptions(body.options) })
+      ? await navigator.credentials.create({ publicKey: creationOptions(body.options), signal })
       : await navigator.credentials.get({ publicKey: requestOptions(body.options), mediation, signal })
+    signal.throwIfAborted()
     form.elements.namedItem("action").value = body.action
     form.elements.namedItem("data").value = JSON.stringify(toJSON(credential))
     form.submit()
@@ -67,27 +70,38 @@ export const WEBAUTHN_SCRIPT = `(() => {
       form.querySelector("button").disabled = true
       continue
     }
-    let autofill
+    // The pending ceremony's: one at a time. The button's aborts the autofill's first (WebAuthn
+    // runs one request per page, and a second one while the first is pending fails or takes
+    // its place), even while the autofill is still being set up.
+    let pending = new AbortController()
+    const autofill = () => {
+      if (form.dataset.conditional !== "true" || !PKC.isConditionalMediationAvailable) return
+      const mine = pending
+      PKC.isConditionalMediationAvailable().then((available) => {
+        if (!available || mine.signal.aborted) return
+        ceremony(form, { action: "authenticate" }, "conditional", mine.signal).catch(() => {})
+      })
+    }
     form.addEventListener("submit", async (event) => {
       event.preventDefault()
-      autofill?.abort()
+      pending.abort()
+      const mine = (pending = new AbortController())
       const email = form.elements.namedItem("email")?.value?.trim()
       try {
-        await ceremony(form, email ? { email } : { action: "authenticate" })
+        await ceremony(form, email ? { email } : { action: "authenticate" }, undefined, mine.signal)
       } catch (error) {
+        // Another click took over: its ceremony runs, and says what happened.
+        if (mine.signal.aborted) return
         show(error?.name === "NotAllowedError" || error?.name === "AbortError"
           ? "No passkey was used. Try again, or sign in another way and add a passkey " +
             "from your account."
           : error?.message || "Signing in with a passkey failed.")
+        // The autofill was given up for the button: offer it again.
+        pending = new AbortController()
+        autofill()
       }
     })
-    if (form.dataset.conditional === "true" && PKC.isConditionalMediationAvailable) {
-      PKC.isConditionalMediationAvailable().then((available) => {
-        if (!available) return
-        autofill = new AbortController()
-        ceremony(form, { action: "authenticate" }, "conditional", autofill.signal).catch(() => {})
-      })
-    }
+    autofill()
   }
 })()`
 

@@ -190,6 +190,27 @@ describe("configuration", () => {
     expect(((await response.json()) as { message: string }).message).toMatch(/webauthn/)
   })
 
+  it.each(["webauthn username", "webauthn", "username webauthn email"])(
+    "refuses autofill whose webauthn token is not last, after a field name (%j): browsers ignore it",
+    async (autocomplete) => {
+      const { config } = setup({ formFields: { email: { autocomplete } } })
+      const response = await Auth(new Request(`${ORIGIN}/auth/session`), config)
+      expect(response.status).toBe(500)
+      expect(((await response.json()) as { message: string }).message).toMatch(
+        /ends with "webauthn"/,
+      )
+    },
+  )
+
+  it.each(["username webauthn", "section-login email WebAuthn"])(
+    "takes autofill with the webauthn token last (%j)",
+    async (autocomplete) => {
+      const { config } = setup({ formFields: { email: { autocomplete } } })
+      const response = await Auth(new Request(`${ORIGIN}/auth/session`), config)
+      expect(response.status).toBe(200)
+    },
+  )
+
   it("refuses options that would fail at sign-in", async () => {
     const { config } = setup({ supportedAlgorithmIDs: [] })
     const response = await Auth(new Request(`${ORIGIN}/auth/session`), config)

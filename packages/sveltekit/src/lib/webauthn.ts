@@ -75,6 +75,15 @@ async function providerType(root: string, provider: string): Promise<string | un
   return (await list)[provider]?.type
 }
 
+/**
+ * The pending autofill (conditional) ceremony's, until it asks the browser. Any other ceremony
+ * aborts it first, its options request included: a late answer would replace the challenge
+ * cookie of the newer ceremony (whose passkey would then be refused), and asking the browser
+ * after would take the newer one's place (`@simplewebauthn/browser` aborts the pending request
+ * for a new one). Once it has asked, `@simplewebauthn/browser` aborts it for the next.
+ */
+let autofill: AbortController | undefined
+
 const failure = (status: number, error: string, url: string | null = null): SignInResponse => ({
   ok: false,
   status,
@@ -125,11 +134,17 @@ export async function signIn(
   options: WebAuthnSignInOptions<boolean> = {},
   authorizationParams?: SignInAuthorizationParams,
 ): Promise<SignInResponse | void> {
+  const { action, email, conditional, ...rest } = options
+  const mine = conditional ? new AbortController() : undefined
+  if (mine) {
+    autofill?.abort()
+    autofill = mine
+  }
   const root = actionsBase(options.basePath)
   if (!provider || (await providerType(root, provider)) !== "webauthn") {
     return signInWithClient(provider, options, authorizationParams)
   }
-  const { action, email, conditional, ...rest } = options
+  if (!mine) autofill?.abort()
   if (!browserSupportsWebAuthn()) return failure(0, "WebAuthnNotSupported")
 
   const query = new URLSearchParams(authorizationParams)
@@ -139,7 +154,15 @@ export async function signIn(
   if (action) query.set("action", action)
   else if (conditional) query.set("action", "authenticate")
   if (email) query.set("email", email)
-  const response = await fetch(`${root}/webauthn-options/${encodeURIComponent(provider)}?${query}`)
+  const aborted = () => failure(0, "AbortError")
+  let response: Response
+  try {
+    const path = `${root}/webauthn-options/${encodeURIComponent(provider)}?${query}`
+    response = await fetch(path, { signal: mine?.signal })
+  } catch (error) {
+    if (mine?.signal.aborted) return aborted()
+    throw error
+  }
   const body = (await response.json().catch(() => ({}))) as {
     action?: "register" | "authenticate"
     options?: Record<string, any>
@@ -156,6 +179,10 @@ export async function signIn(
     }
     return failure(response.status, body.error ?? "WebAuthnOptions", step)
   }
+
+  // Aborted while the options were read: another ceremony has started.
+  if (mine?.signal.aborted) return aborted()
+  if (autofill === mine) autofill = undefined
 
   let credential: unknown
   try {
