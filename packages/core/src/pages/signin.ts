@@ -244,14 +244,21 @@ function form(
         ${
           provider.registers !== true
             ? html`<p class="hint">
-                Pick a passkey you have for this site. To add one, sign in another way first, then
-                add it from your account.
+                Pick a passkey you have for this site. To add one to an account you have, sign in
+                another way first, then add it from your account.
               </p>`
             : ""
         }
         <div class="alert" role="alert" data-latch-alert hidden></div>
         <button type="submit" class="button secondary">${label}</button>
-      </form>`
+      </form>${
+        provider.passkeySignUp
+          ? html`<p class="footer-link">
+              New here?
+              <a href="${safeUrl(provider.passkeySignUp)}">Create an account with a passkey</a>
+            </p>`
+          : ""
+      }`
     }
     default:
       return html`<form method="post" action="${safeUrl(provider.signinUrl)}">
