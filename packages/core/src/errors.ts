@@ -575,10 +575,7 @@ export class PasskeySignUpError extends SignInError {
   /** Seconds until another try may succeed (`rate_limited`). */
   retryAfter?: number
 
-  constructor(
-    message?: string | PasskeySignUpErrorOptions,
-    options?: PasskeySignUpErrorOptions,
-  ) {
+  constructor(message?: string | PasskeySignUpErrorOptions, options?: PasskeySignUpErrorOptions) {
     super(message, options)
     const opts = typeof message === "object" && message !== null ? message : options
     this.code = opts?.code ?? "wrong_code"

@@ -60,13 +60,7 @@ function emailForm(props: PasskeySignUpPageProps, label: string, style: string):
     ${hidden(props)}
     <div class="field">
       <label for="latch-signup-email">Email</label>
-      <input
-        id="latch-signup-email"
-        name="email"
-        type="email"
-        autocomplete="email"
-        required
-      />
+      <input id="latch-signup-email" name="email" type="email" autocomplete="email" required />
     </div>
     <button type="submit" class="button ${style}">${label}</button>
   </form>`
@@ -74,8 +68,8 @@ function emailForm(props: PasskeySignUpPageProps, label: string, style: string):
 
 function codeStage(props: PasskeySignUpPageProps): SafeHtml {
   return html`<p class="lead">
-      We sent an email to <strong>${props.email ?? "your address"}</strong>. Type the code it
-      holds to confirm the address.
+      We sent an email to <strong>${props.email ?? "your address"}</strong>. Type the code it holds
+      to confirm the address.
     </p>
     <form method="post" action="${safeUrl(props.action)}">
       ${hidden(props)} ${codeField("code", "Code from the email")}
@@ -118,15 +112,13 @@ export function renderPasskeySignUpPage(props: PasskeySignUpPageProps): Rendered
       : props.stage === "passkey"
         ? passkeyStage(props)
         : html`<p class="lead">
-              Give your email address: we send it a code, then your device makes a passkey.
-              No password.
+              Give your email address: we send it a code, then your device makes a passkey. No
+              password.
             </p>
             ${emailForm(props, "Continue", "primary")}`
   const body = html`<h1>Create an account</h1>
     ${alert(props.code)} ${content}
-    <p class="footer-link">
-      Have an account? <a href="${safeUrl(props.signInUrl)}">Sign in</a>
-    </p>
+    <p class="footer-link">Have an account? <a href="${safeUrl(props.signInUrl)}">Sign in</a></p>
     ${webAuthnScriptTag(scriptNonce)}`
   return {
     status: 200,

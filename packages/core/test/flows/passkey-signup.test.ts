@@ -342,7 +342,9 @@ describe("passkey-first sign-up: the pages and bad input", () => {
     const bad = await post(browser, SIGN_UP, { email: "a@b.com, c@d.com" })
     expect(bad.location?.searchParams.get("code")).toBe("invalid_email")
     expect((await post(browser, SIGN_UP, {})).response.status).toBe(400)
-    expect((await post(browser, "/auth/passkey-signup/email", { email: "x@y.z" })).response.status).toBe(400)
+    expect(
+      (await post(browser, "/auth/passkey-signup/email", { email: "x@y.z" })).response.status,
+    ).toBe(400)
     expect((await browser.fetch("/auth/passkey-signup/nope")).status).toBe(400)
     // Without the CSRF token, nothing is mailed.
     const forged = await browser.fetch(SIGN_UP, { form: { email: "x@example.com" } })
@@ -371,8 +373,54 @@ describe("passkey-first sign-up: the pages and bad input", () => {
     expect(JSON.stringify(await response.json())).toMatch(/signUp on, which mails a code/)
     const withMail = {
       ...config,
-      providers: [Passkey({ signUp: true }), Email({ sendVerificationRequest: () => {}, sendMail: () => {} })],
+      providers: [
+        Passkey({ signUp: true }),
+        Email({ sendVerificationRequest: () => {}, sendMail: () => {} }),
+      ],
     }
     expect((await Auth(new Request(`${ORIGIN}/auth/providers`), withMail)).status).toBe(200)
+  })
+})
+
+describe("getPasskeySignUp", () => {
+  it("tells an app's own page the stage of the browser's sign-up, and the address", async () => {
+    const { getPasskeySignUp } = await import("../../src/index.js")
+    const made = signUpApp()
+    const browser = new Browser(made.config)
+    const read = () =>
+      getPasskeySignUp(
+        new Request(`${ORIGIN}/join`, { headers: { cookie: browser.cookieHeader() } }),
+        made.config,
+      )
+    expect(await read()).toEqual({ stage: "email", provider: "passkey" })
+    await post(browser, SIGN_UP, { email: "own@example.com" })
+    expect(await read()).toEqual({ stage: "code", email: "own@example.com", provider: "passkey" })
+    await post(browser, SIGN_UP, { code: codeFor(made.mails, "own@example.com")! })
+    expect(await read()).toEqual({
+      stage: "passkey",
+      email: "own@example.com",
+      provider: "passkey",
+    })
+  })
+})
+
+describe("passkey-first sign-up with a page of the app's own", () => {
+  it("sends every step, and every refusal, to pages.passkeySignUp with the provider", async () => {
+    const made = signUpApp()
+    made.config.pages = { passkeySignUp: "/join" }
+    const browser = new Browser(made.config)
+    const page = await browser.fetch(`${SIGN_UP}?callbackUrl=/home`)
+    expect(page.headers.get("location")).toBe(`${ORIGIN}/join?provider=passkey&callbackUrl=%2Fhome`)
+    const started = await post(browser, SIGN_UP, { email: "own@example.com", callbackUrl: "/home" })
+    expect(started.location?.href).toBe(
+      `${ORIGIN}/join?provider=passkey&callbackUrl=${encodeURIComponent(`${ORIGIN}/home`)}`,
+    )
+    const wrong = await post(browser, SIGN_UP, { code: "000000" })
+    expect(wrong.location?.pathname).toBe("/join")
+    expect(Object.fromEntries(wrong.location!.searchParams)).toMatchObject({
+      provider: "passkey",
+      error: "PasskeySignUpError",
+      code: "wrong_code",
+    })
   })
 })

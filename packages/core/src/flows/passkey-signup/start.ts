@@ -69,9 +69,8 @@ export async function startSignUp(ctx: ActionContext, provider: WebAuthnConfig):
   const host = new URL(ctx.origin).host
   const signInUrl = new URL(ctx.config.pages.signIn ?? `${ctx.actionBase}/signin`, ctx.origin).href
   const owner = await callAdapter("getUserByEmail", () => adapter.getUserByEmail(email))
-  const { renderPasskeySignUpCode, renderPasskeySignUpExists } = await import(
-    "../../pages/passkey-signup-email.js"
-  )
+  const { renderPasskeySignUpCode, renderPasskeySignUpExists } =
+    await import("../../pages/passkey-signup-email.js")
   let sent: boolean
   if (owner) {
     const mail = renderPasskeySignUpExists({ host, theme: ctx.config.theme, signInUrl })
