@@ -82,13 +82,10 @@ describe("defaultCookies", () => {
     "proof",
     "signUp",
     "passkeySignUp",
-  ] as Member[])(
-    "leaves %s without a Max-Age (its lifetime is set when written)",
-    (member) => {
-      expect(defaultCookies(true)[member].options.maxAge).toBeUndefined()
-      expect(defaultCookies(false)[member].options.maxAge).toBeUndefined()
-    },
-  )
+  ] as Member[])("leaves %s without a Max-Age (its lifetime is set when written)", (member) => {
+    expect(defaultCookies(true)[member].options.maxAge).toBeUndefined()
+    expect(defaultCookies(false)[member].options.maxAge).toBeUndefined()
+  })
 
   it("serialises the https CSRF cookie as browsers require of a __Host- cookie", () => {
     const { name, options } = defaultCookies(true).csrfToken
