@@ -15,6 +15,7 @@ import {
   owner,
   passkeySignIn,
   signIn,
+  steal,
   type App,
   type SentMail,
 } from "../helpers/account-security.js"
@@ -303,6 +304,22 @@ describe("passkey-first sign-up: attacks", () => {
     }
     expect(codes.filter((code) => code === "rate_limited")).toEqual(["rate_limited"])
     expect(codes.at(-1)).toBe("rate_limited")
+  })
+
+  it("a stolen session plus a proof of the thief's own address adds no passkey to the session's account", async () => {
+    const made = signUpApp("database")
+    const ada = await owner(made.adapter, "ada@example.com")
+    const victim = new Browser(made.config)
+    await signIn(victim)
+    const thief = steal(victim)
+    // The thief proves an address they own, in the browser holding the stolen session.
+    await proveAddress(made, thief, "thief@example.com")
+    // Registering there is a change of the signed-in account: it asks for fresh proof.
+    const { response, body } = await options(thief)
+    expect(response.status).toBe(403)
+    expect(body.error).toBe("ReauthenticationRequired")
+    expect(await made.adapter.listAuthenticatorsByUserId!(ada.id)).toHaveLength(0)
+    expect(await made.adapter.getUserByEmail!("thief@example.com")).toBeNull()
   })
 
   it("a signed-in browser gets no new account: the page sends it on", async () => {
