@@ -81,7 +81,8 @@ export async function passkeySignUpPost(ctx: ActionContext): Promise<ResponseInt
   const { email, code } = ctx.request.body
   if (email !== undefined) {
     const { startSignUp } = await import("../flows/passkey-signup/start.js")
-    await startSignUp(ctx, provider)
+    const elsewhere = await startSignUp(ctx, provider)
+    if (elsewhere !== undefined) return redirectTo(ctx, elsewhere)
   } else if (code !== undefined) {
     const { confirmSignUpCode } = await import("../flows/passkey-signup/confirm.js")
     await confirmSignUpCode(ctx, provider)

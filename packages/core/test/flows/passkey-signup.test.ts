@@ -322,6 +322,31 @@ describe("passkey-first sign-up: attacks", () => {
     expect(await made.adapter.getUserByEmail!("thief@example.com")).toBeNull()
   })
 
+  it("asks the signIn callback before mailing: a refusal mails nothing, a URL sends the visitor there", async () => {
+    const made = signUpApp()
+    const asked: unknown[] = []
+    made.config.callbacks = {
+      signIn: (params) => {
+        asked.push(params)
+        const email = params.user.email ?? ""
+        if (email.endsWith("@blocked.example")) return false
+        if (email.endsWith("@invite.example")) return "/invitations"
+        return true
+      },
+    }
+    const refused = await post(new Browser(made.config), SIGN_UP, { email: "x@blocked.example" })
+    expect(refused.location?.pathname).toBe("/auth/error")
+    expect(refused.location?.searchParams.get("error")).toBe("AccessDenied")
+    const elsewhere = await post(new Browser(made.config), SIGN_UP, { email: "y@invite.example" })
+    expect(elsewhere.location?.href).toBe(`${ORIGIN}/invitations`)
+    expect(made.mails).toHaveLength(0)
+    expect(asked[0]).toMatchObject({
+      account: { provider: "passkey", type: "webauthn" },
+      email: { verificationRequest: true },
+    })
+    await proveAddress(made, new Browser(made.config), "ok@example.com")
+  })
+
   it("a signed-in browser gets no new account: the page sends it on", async () => {
     const made = signUpApp()
     await owner(made.adapter, "ada@example.com")

@@ -12,11 +12,17 @@
  *   reset instead, which clean it first (`account/adopt.ts`).
  *
  * Either way the browser gets the same cookie (sealed: it says nothing) and the same page.
+ *
+ * Before any mail, the `signIn` callback is asked, as for an email link (`email:
+ * { verificationRequest: true }`, the account `{ type: "webauthn" }`): `false` refuses with
+ * `AccessDenied`, a URL sends the visitor there instead — so an app that limits who may sign up
+ * (a domain, an invitation list) mails nobody else a code.
  */
 import type { ActionContext } from "../../actions/context.js"
+import type { AdapterUser } from "../../adapters.js"
 import { newCode } from "../../account/email-code.js"
 import { sendAccountMail } from "../../account/mail.js"
-import { EmailSignInError, PasskeySignUpError } from "../../errors.js"
+import { AccessDenied, EmailSignInError, PasskeySignUpError } from "../../errors.js"
 import { hmacSha256Hex, randomBase64url } from "../../lib/crypto.js"
 import type { WebAuthnConfig } from "../../providers/webauthn.js"
 import { callAdapter, requireMethods } from "../../session/adapter-call.js"
@@ -54,8 +60,42 @@ function address(ctx: ActionContext): string {
   }
 }
 
-/** Starts a sign-up for the posted address, as the module's comment says. */
-export async function startSignUp(ctx: ActionContext, provider: WebAuthnConfig): Promise<void> {
+/** The `signIn` callback's verdict on mailing `email`: `undefined` to go on, or where to go. */
+async function allowed(
+  ctx: ActionContext,
+  provider: WebAuthnConfig,
+  email: string,
+  owner: AdapterUser | null,
+): Promise<string | undefined> {
+  let verdict: boolean | string
+  try {
+    verdict = await ctx.config.callbacks.signIn({
+      user: owner ?? { id: email, email },
+      account: { provider: provider.id, type: "webauthn", providerAccountId: email },
+      email: { verificationRequest: true },
+    })
+  } catch (error) {
+    const message = error instanceof Error ? error.message : "The signIn callback threw"
+    throw new AccessDenied(message, { cause: error })
+  }
+  if (verdict === false) throw new AccessDenied("The signIn callback refused the passkey sign-up")
+  if (typeof verdict !== "string") return undefined
+  try {
+    const checked = await ctx.config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin })
+    return new URL(checked, ctx.origin).href
+  } catch {
+    return ctx.origin
+  }
+}
+
+/**
+ * Starts a sign-up for the posted address, as the module's comment says; a URL when the
+ * `signIn` callback sends the visitor elsewhere instead.
+ */
+export async function startSignUp(
+  ctx: ActionContext,
+  provider: WebAuthnConfig,
+): Promise<string | undefined> {
   const email = address(ctx)
   const limited = (retryAfter: number) =>
     new PasskeySignUpError("Too many sign-up requests", { code: "rate_limited", retryAfter })
@@ -69,6 +109,8 @@ export async function startSignUp(ctx: ActionContext, provider: WebAuthnConfig):
   const host = new URL(ctx.origin).host
   const signInUrl = new URL(ctx.config.pages.signIn ?? `${ctx.actionBase}/signin`, ctx.origin).href
   const owner = await callAdapter("getUserByEmail", () => adapter.getUserByEmail(email))
+  const elsewhere = await allowed(ctx, provider, email, owner)
+  if (elsewhere !== undefined) return elsewhere
   const { renderPasskeySignUpCode, renderPasskeySignUpExists } =
     await import("../../pages/passkey-signup-email.js")
   let sent: boolean
@@ -93,4 +135,5 @@ export async function startSignUp(ctx: ActionContext, provider: WebAuthnConfig):
   }
   if (!sent) throw new PasskeySignUpError("The mail could not be sent", { code: "mail_failed" })
   await writeSignUp(ctx, { stage: "code", provider: provider.id, email, nonce })
+  return undefined
 }
