@@ -101,8 +101,10 @@ async function createConfig(): Promise<SvelteKitAuthConfig> {
   if (passwords) providers.push(Password({ name: "Email and password", policy: PASSWORD_POLICY }))
   // Passkeys: a signed-in user adds one on /profile, then signs in with it alone. The relying
   // party is the site itself (its hostname, `localhost` in development: browsers refuse
-  // passkeys on an IP address such as 127.0.0.1).
-  providers.push(Passkey({ relyingParty: { name: "Latch demo" } }))
+  // passkeys on an IP address such as 127.0.0.1). With mail (the same condition as password
+  // accounts), a visitor also creates an account with only a passkey (`signUp`): core's page
+  // /auth/passkey-signup/passkey mails a code to prove the address, then makes the passkey.
+  providers.push(Passkey({ relyingParty: { name: "Latch demo" }, signUp: passwords }))
   return {
     // The built-in pages (/auth/signin…) and the demo share one look: app.css uses the built-in
     // pages' design tokens, and this brand colour is its --brand.

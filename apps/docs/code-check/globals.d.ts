@@ -69,6 +69,8 @@ declare module "$auth" {
   export const disableTwoFactor: Auth["disableTwoFactor"]
   export const regenerateRecoveryCodes: Auth["regenerateRecoveryCodes"]
   export const reauthenticate: Auth["reauthenticate"]
+  export const startPasskeySignUp: Auth["startPasskeySignUp"]
+  export const confirmPasskeySignUp: Auth["confirmPasskeySignUp"]
 }
 
 /** The app's database module, as the pages name it. */

@@ -16,6 +16,7 @@ export type ErrorType =
   | "AccessDenied"
   | "AccountError"
   | "TwoFactorError"
+  | "PasskeySignUpError"
   | "AdapterError"
   | "AccountNotLinked"
   | "CallbackRouteError"
@@ -451,6 +452,7 @@ export type FormPage =
   | "twoFactorSetup"
   | "reauthenticate"
   | "confirmEmail"
+  | "passkeySignUp"
 
 /** Codes of `PasswordError`: the new password's policy, and the forms' own refusals. */
 export type PasswordErrorCode =
@@ -548,6 +550,49 @@ export interface TwoFactorErrorOptions extends AuthErrorOptions {
 }
 
 /**
+ * Codes of `PasskeySignUpError`: an address that is not one plain address (`invalid_email`), a
+ * code that is not the one mailed (`wrong_code`), past its time (`expired`), too many tries or
+ * mails (`rate_limited`), no sign-up started in this browser (`no_request`), a proof of the
+ * address already used for an account (`replay`), or a mail that could not be sent
+ * (`mail_failed`). None says whether an address has an account.
+ */
+export type PasskeySignUpErrorCode =
+  | "invalid_email"
+  | "wrong_code"
+  | "expired"
+  | "rate_limited"
+  | "no_request"
+  | "replay"
+  | "mail_failed"
+
+/**
+ * Passkey-first sign-up (`Passkey({ signUp: true })`) refused a step. The user goes back to the
+ * sign-up page (`{basePath}/passkey-signup/<provider>`, or `pages.passkeySignUp`) with
+ * `?error=PasskeySignUpError&code=<PasskeySignUpErrorCode>`; `retryAfter` says when a
+ * `rate_limited` one may be tried again (`Retry-After` on the answer).
+ */
+export class PasskeySignUpError extends SignInError {
+  static override type: ErrorType = "PasskeySignUpError"
+  /** Why; sent as `?code=`. @default "wrong_code" */
+  code: PasskeySignUpErrorCode
+  /** Seconds until another try may succeed (`rate_limited`). */
+  retryAfter?: number
+
+  constructor(message?: string | PasskeySignUpErrorOptions, options?: PasskeySignUpErrorOptions) {
+    super(message, options)
+    const opts = typeof message === "object" && message !== null ? message : options
+    this.code = opts?.code ?? "wrong_code"
+    if (opts?.retryAfter !== undefined) this.retryAfter = opts.retryAfter
+  }
+}
+
+/** What a `PasskeySignUpError` is made with. */
+export interface PasskeySignUpErrorOptions extends AuthErrorOptions {
+  code?: PasskeySignUpErrorCode
+  retryAfter?: number
+}
+
+/**
  * Codes of `ReauthenticationRequired`: why the step is asked (`required`: the session's last
  * proof is older than `accountChanges.freshAge`; `second_factor`: it was made without the
  * user's second factor), or why the last try at it was refused.
@@ -641,6 +686,7 @@ export type SignInPageErrorParam =
   | "AccountError"
   | "TwoFactorError"
   | "ReauthenticationRequired"
+  | "PasskeySignUpError"
 
 /** Sign-in page parameters for the `signIn` errors whose type differs from the parameter. */
 const signInParams: Partial<Record<ErrorType, SignInPageErrorParam>> = {
@@ -684,6 +730,8 @@ export function errorDestination(error: unknown): ErrorDestination {
     const page = error.code === "unverified" ? "signIn" : "account"
     return { page, error: "AccountError", code: error.code }
   }
+  if (error instanceof PasskeySignUpError)
+    return { page: "passkeySignUp", error: "PasskeySignUpError", code: error.code }
   if (error instanceof EmailCodeError)
     return { page: "verifyRequest", error: "Verification", code: error.code }
   if (error.kind === "signIn") {

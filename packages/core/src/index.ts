@@ -60,6 +60,7 @@ export {
   type ReauthenticationMethod,
   type ReauthenticationOptions,
 } from "./account/get-reauthentication.js"
+export { getPasskeySignUp, type PasskeySignUp } from "./flows/passkey-signup/get.js"
 export type * from "./types.js"
 
 function withCookies(result: ResponseInternal, cookies: CookieJar): ResponseInternal {

@@ -87,6 +87,7 @@ export type AuthAction =
   | "csrf"
   | "error"
   | "new-password"
+  | "passkey-signup"
   | "providers"
   | "reauthenticate"
   | "reset-password"

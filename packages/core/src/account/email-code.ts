@@ -47,7 +47,7 @@ function storedCode(secret: string, userId: string, code: string): Promise<strin
 }
 
 /** Six random digits, without modulo bias. */
-function newCode(): string {
+export function newCode(): string {
   const limit = Math.floor(2 ** 32 / 1_000_000) * 1_000_000
   const word = new Uint32Array(1)
   do crypto.getRandomValues(word)

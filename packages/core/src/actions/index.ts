@@ -18,6 +18,7 @@ import { webAuthnOptions } from "./webauthn-options.js"
 import { accountMethods, unlinkMethod } from "./account.js"
 import { twoFactorPage, twoFactorPost } from "./two-factor.js"
 import { reauthenticatePage, reauthenticatePost } from "./reauthenticate.js"
+import { passkeySignUpPage, passkeySignUpPost } from "./passkey-signup.js"
 import {
   changePasswordPage,
   changePasswordPost,
@@ -75,6 +76,10 @@ const table: Record<AuthAction, { GET?: Route; POST?: Route }> = {
     POST: { run: twoFactorPost, csrf: true },
   },
   unlink: { POST: { run: unlinkMethod, csrf: true } },
+  "passkey-signup": {
+    GET: { run: passkeySignUpPage, csrf: false },
+    POST: { run: passkeySignUpPost, csrf: true },
+  },
   reauthenticate: {
     GET: { run: reauthenticatePage, csrf: false },
     POST: { run: reauthenticatePost, csrf: true },

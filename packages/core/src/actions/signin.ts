@@ -12,6 +12,7 @@ import { redirectTo } from "../response/redirect.js"
 import { ensureCSRFToken } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { ResponseInternal } from "../types.js"
+import { passkeySignUpUrl } from "../flows/passkey-signup/page-url.js"
 import type { ActionContext } from "./context.js"
 import { providerOf } from "./provider.js"
 import {
@@ -51,6 +52,14 @@ export async function signInPage(ctx: ActionContext): Promise<ResponseInternal> 
         registers: config.getUserInfo !== defaultGetUserInfo,
         optionsUrl: `${ctx.actionBase}/webauthn-options/${encodeURIComponent(config.id)}`,
         conditionalUI: config.enableConditionalUI,
+        ...(config.signUp === true
+          ? {
+              passkeySignUp: passkeySignUpUrl(ctx, config.id, {
+                callbackUrl:
+                  new URL(callbackUrl).href === new URL(ctx.origin).href ? undefined : callbackUrl,
+              }),
+            }
+          : {}),
       }
     }
     const password = (config as Partial<PasswordConfig>)[passwordSettings]

@@ -1,11 +1,12 @@
 /**
  * What a configuration with WebAuthn providers must have, checked once when it is resolved: the
- * experimental flag, an adapter with the authenticator methods, and at most one provider in the
- * browser's autofill.
+ * experimental flag, an adapter with the authenticator methods, at most one provider in the
+ * browser's autofill, and a way to mail codes for passkey-first sign-up.
  */
 import type { Adapter } from "../adapters.js"
 import {
   DuplicateConditionalUI,
+  InvalidProvider,
   ExperimentalFeatureNotEnabled,
   MissingAdapter,
   MissingWebAuthnAutocomplete,
@@ -13,7 +14,39 @@ import {
 import { WEBAUTHN_ADAPTER_METHODS } from "../flows/webauthn/adapter.js"
 import type { WarningCode } from "../lib/logger.js"
 import { requireMethods } from "../session/adapter-call.js"
-import { isWebAuthnProvider, type InternalProvider } from "./providers.js"
+import {
+  isEmailProvider,
+  isWebAuthnProvider,
+  passwordProviderOf,
+  type InternalProvider,
+} from "./providers.js"
+
+/**
+ * Passkey-first sign-up mails a code, through what sends the account mails: the `Password`
+ * provider's `sendMail`, else an email provider that can send any message. Without one, every
+ * sign-up would fail at its first step; say so at startup instead.
+ */
+function assertSignUp(providers: Map<string, InternalProvider>, adapter: Adapter): void {
+  const signUp = [...providers.values()].filter(
+    (provider) => isWebAuthnProvider(provider) && provider.signUp === true,
+  )
+  if (signUp.length === 0) return
+  const canMail =
+    passwordProviderOf(providers)?.settings.sendMail !== undefined ||
+    [...providers.values()].some(
+      (provider) => isEmailProvider(provider) && typeof provider.sendMail === "function",
+    )
+  if (!canMail) {
+    throw new InvalidProvider(
+      `"${signUp[0]!.id}" has signUp on, which mails a code: add an email provider (Nodemailer, Resend, …) or a Password provider with sendMail.`,
+    )
+  }
+  requireMethods(
+    adapter,
+    ["getUserByEmail", "createVerificationToken", "useVerificationToken"],
+    "passkey sign-up",
+  )
+}
 
 /** Throws the configuration error of the WebAuthn providers; returns the warnings to print. */
 export function assertWebAuthn(
@@ -32,6 +65,7 @@ export function assertWebAuthn(
     throw new MissingAdapter("WebAuthn needs an adapter to store its credentials: set `adapter`.")
   }
   requireMethods(options.adapter, WEBAUTHN_ADAPTER_METHODS, "WebAuthn")
+  assertSignUp(providers, options.adapter)
   const conditional = webAuthn.filter((provider) => provider.enableConditionalUI)
   if (conditional.length > 1) {
     throw new DuplicateConditionalUI(

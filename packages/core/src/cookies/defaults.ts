@@ -36,6 +36,7 @@ export function defaultCookies(secure: boolean): ResolvedCookies {
     // Short-lived by design: its `maxAge` is set to `accountChanges.freshAge` when it is written.
     proof: { name: `${prefix}latch.proof`, options },
     signUp: { name: `${prefix}latch.sign-up`, options },
+    passkeySignUp: { name: `${prefix}latch.passkey-sign-up`, options },
   }
 }
 

@@ -234,28 +234,36 @@ function form(
       )
       // Hidden until the script shows it: without JavaScript there is no passkey to use.
       return html`<form
-        method="post"
-        action="${safeUrl(provider.callbackUrl)}"
-        data-latch-webauthn
-        data-options-url="${safeUrl(provider.optionsUrl ?? "#")}"
-        data-conditional="${provider.conditionalUI ? "true" : "false"}"
-        hidden
-      >
-        ${hiddenFields(props)}
-        <input type="hidden" name="action" value="" />
-        <input type="hidden" name="data" value="" />
-        ${fields}
+          method="post"
+          action="${safeUrl(provider.callbackUrl)}"
+          data-latch-webauthn
+          data-options-url="${safeUrl(provider.optionsUrl ?? "#")}"
+          data-conditional="${provider.conditionalUI ? "true" : "false"}"
+          hidden
+        >
+          ${hiddenFields(props)}
+          <input type="hidden" name="action" value="" />
+          <input type="hidden" name="data" value="" />
+          ${fields}
+          ${
+            provider.registers !== true
+              ? html`<p class="hint">
+                  Pick a passkey you have for this site. To add one to an account you have, sign in
+                  another way first, then add it from your account.
+                </p>`
+              : ""
+          }
+          <div class="alert" role="alert" data-latch-alert hidden></div>
+          <button type="submit" class="button secondary">${label}</button>
+        </form>
         ${
-          provider.registers !== true
-            ? html`<p class="hint">
-                Pick a passkey you have for this site. To add one, sign in another way first, then
-                add it from your account.
+          provider.passkeySignUp
+            ? html`<p class="footer-link">
+                New here?
+                <a href="${safeUrl(provider.passkeySignUp)}">Create an account with a passkey</a>
               </p>`
             : ""
-        }
-        <div class="alert" role="alert" data-latch-alert hidden></div>
-        <button type="submit" class="button secondary">${label}</button>
-      </form>`
+        }`
     }
     default:
       return html`<form method="post" action="${safeUrl(provider.signinUrl)}">

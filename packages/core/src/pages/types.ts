@@ -22,6 +22,8 @@ export interface PageProvider {
    * its own `getUserInfo`): then its fields (an email) name who. Signing in needs none.
    */
   registers?: boolean
+  /** With passkey-first sign-up on: its page, `{actionBase}/passkey-signup/<id>`. */
+  passkeySignUp?: string
   /** For a Password provider: the pages its form links to. */
   passwordLinks?: {
     /** `{actionBase}/signup` (or the custom sign-up page); none when sign-up is off. */

@@ -1,7 +1,8 @@
 /**
  * The one script of the built-in pages: the passkey form of the sign-in page. It fetches the
  * ceremony's options from the form's `data-options-url`, asks the browser for a credential
- * (`navigator.credentials.create` or `.get`, or the autofill when `data-conditional` is set),
+ * (`navigator.credentials.create` or `.get`, or the autofill when `data-conditional` is set;
+ * `data-action` names the ceremony, e.g. `register` on the passkey sign-up page),
  * puts the credential's JSON into the form's hidden `action` and `data` fields and submits it:
  * the server's answer is an ordinary redirect. Without JavaScript the form stays hidden.
  *
@@ -87,8 +88,11 @@ export const WEBAUTHN_SCRIPT = `(() => {
       pending.abort()
       const mine = (pending = new AbortController())
       const email = form.elements.namedItem("email")?.value?.trim()
+      const query = form.dataset.action
+        ? { action: form.dataset.action }
+        : email ? { email } : { action: "authenticate" }
       try {
-        await ceremony(form, email ? { email } : { action: "authenticate" }, undefined, mine.signal)
+        await ceremony(form, query, undefined, mine.signal)
       } catch (error) {
         // Another click took over: its ceremony runs, and says what happened.
         if (mine.signal.aborted) return

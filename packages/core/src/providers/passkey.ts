@@ -6,8 +6,9 @@
  *
  * A signed-in user adds a passkey to their account; anyone signs in with theirs, without typing
  * anything (the browser offers the passkeys it has for the site). A visitor who is not signed in
- * cannot create an account with a passkey: the address they would type is unproven (see
- * `getUserInfo` to allow it for addresses your app has verified).
+ * creates an account with a passkey only once their address is proven: `signUp: true` mails
+ * them a code first (passkey-first sign-up; or see `getUserInfo` for addresses your app has
+ * verified by its own means).
  *
  * @module providers/passkey
  */

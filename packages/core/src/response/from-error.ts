@@ -209,6 +209,10 @@ async function pageOf(ctx: ActionContext, page: ErrorDestination["page"]): Promi
       return pages.twoFactorSetup ?? `${base}/two-factor/setup`
     case "reauthenticate":
       return pages.reauthenticate ?? `${base}/reauthenticate`
+    case "passkeySignUp": {
+      const { passkeySignUpUrl } = await import("../flows/passkey-signup/page-url.js")
+      return passkeySignUpUrl(ctx, ctx.request.providerId ?? "")
+    }
     case "confirmEmail": {
       // The link's page again, with its token: the password it asks for was missing or wrong.
       const { token } = ctx.request.body

@@ -16,6 +16,8 @@ export interface Identity {
   authenticator?: Omit<AdapterAuthenticator, "userId">
   /** Whether the flow creates the user (a WebAuthn registration without a signed-in user). */
   isNewUser?: boolean
+  /** The new user's address was proven (a passkey-first sign-up): stored as verified. */
+  emailProven?: boolean
   /** A passkey sign-in whose authenticator verified the user (two factors in one). */
   userVerified?: boolean
 }

@@ -150,7 +150,7 @@ async function webAuthnUser(ctx: ActionContext, identity: Identity): Promise<Res
     adapter.createUser({
       id: String(identity.user.id),
       email: identity.user.email ?? "",
-      emailVerified: null,
+      emailVerified: identity.emailProven === true ? new Date() : null,
       ...(identity.user.name ? { name: identity.user.name } : {}),
     }),
   )

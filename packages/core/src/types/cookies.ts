@@ -38,4 +38,9 @@ export interface CookiesOptions {
    * with one click; any other browser must type the chosen password.
    */
   signUp: Partial<CookieOption>
+  /**
+   * A passkey-first sign-up in this browser (sealed, ten minutes, single use): the address it
+   * was started for, and once the mailed code is typed, that the address is proven.
+   */
+  passkeySignUp: Partial<CookieOption>
 }

@@ -41,6 +41,12 @@ export interface PagesOptions {
    * last try was refused). @default `${basePath}/reauthenticate`
    */
   reauthenticate: string
+  /**
+   * Passkey-first sign-up (`Passkey({ signUp: true })`): the address, then the mailed code,
+   * then the passkey. Receives `?provider=`, `?callbackUrl=` and, after a refusal,
+   * `?error=PasskeySignUpError&code=`. @default `${basePath}/passkey-signup/<provider>`
+   */
+  passkeySignUp: string
 }
 
 /** The look of the built-in pages. */

@@ -234,6 +234,14 @@ export interface WebAuthnConfig extends CommonProviderOptions {
    * @default { window: 60, perClient: 60 }
    */
   rateLimit?: WebAuthnRateLimit | false
+  /**
+   * Passkey-first sign-up: a visitor who is not signed in gives an address, types the code
+   * mailed to it, and creates an account that has only a passkey (`emailVerified` set). Needs
+   * a way to send mail (an email provider, or a `Password` provider's `sendMail`) and an adapter
+   * with the verification-token methods. An address that has an account gets a mail saying so
+   * instead of a code; the page answers the same. @default false
+   */
+  signUp?: boolean
   /** The options the provider was created with. */
   options?: WebAuthnUserConfig
 }

@@ -230,6 +230,7 @@ describe("isAuthAction", () => {
     "signout",
     "verify-request",
     "webauthn-options",
+    "passkey-signup",
   ])("knows %s", (action) => {
     expect(isAuthAction(action)).toBe(true)
     expect(authActions).toContain(action)
@@ -250,8 +251,8 @@ describe("isAuthAction", () => {
     expect(isAuthAction(action)).toBe(false)
   })
 
-  it("lists exactly eighteen actions", () => {
-    expect(authActions).toHaveLength(18)
+  it("lists exactly nineteen actions", () => {
+    expect(authActions).toHaveLength(19)
   })
 })
 

@@ -21,6 +21,7 @@ const MEMBERS: Member[] = [
   "twoFactor",
   "proof",
   "signUp",
+  "passkeySignUp",
 ]
 
 const CHECK_MEMBERS: Member[] = [
@@ -43,12 +44,13 @@ describe("defaultCookies", () => {
     ["twoFactor", "latch.two-factor", "__Secure-latch.two-factor"],
     ["proof", "latch.proof", "__Secure-latch.proof"],
     ["signUp", "latch.sign-up", "__Secure-latch.sign-up"],
+    ["passkeySignUp", "latch.passkey-sign-up", "__Secure-latch.passkey-sign-up"],
   ])("names %s %s on http and %s on https", (member, http, https) => {
     expect(defaultCookies(false)[member].name).toBe(http)
     expect(defaultCookies(true)[member].name).toBe(https)
   })
 
-  it("has exactly the ten cookies of the configuration", () => {
+  it("has exactly the eleven cookies of the configuration", () => {
     expect(Object.keys(defaultCookies(false)).sort()).toEqual([...MEMBERS].sort())
     expect(Object.keys(defaultCookies(true)).sort()).toEqual([...MEMBERS].sort())
   })
@@ -73,13 +75,17 @@ describe("defaultCookies", () => {
     },
   )
 
-  it.each(["sessionToken", "callbackUrl", "csrfToken", "proof", "signUp"] as Member[])(
-    "leaves %s without a Max-Age (its lifetime is set when written)",
-    (member) => {
-      expect(defaultCookies(true)[member].options.maxAge).toBeUndefined()
-      expect(defaultCookies(false)[member].options.maxAge).toBeUndefined()
-    },
-  )
+  it.each([
+    "sessionToken",
+    "callbackUrl",
+    "csrfToken",
+    "proof",
+    "signUp",
+    "passkeySignUp",
+  ] as Member[])("leaves %s without a Max-Age (its lifetime is set when written)", (member) => {
+    expect(defaultCookies(true)[member].options.maxAge).toBeUndefined()
+    expect(defaultCookies(false)[member].options.maxAge).toBeUndefined()
+  })
 
   it("serialises the https CSRF cookie as browsers require of a __Host- cookie", () => {
     const { name, options } = defaultCookies(true).csrfToken

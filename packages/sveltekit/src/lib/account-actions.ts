@@ -80,7 +80,7 @@ export type RecoveryCodesAction = (
 ) => Promise<RecoveryCodes>
 
 /** What an action posts: core's action path (under `basePath`) and the form body. */
-interface Post {
+export interface Post {
   path: string
   body: Record<string, string | undefined>
 }
@@ -100,7 +100,7 @@ function formOf(body: Post["body"]): URLSearchParams {
 }
 
 /** A form action that posts what `describe` makes of the form. */
-function formAction(
+export function formAction(
   input: SvelteKitAuthConfigInput,
   describe: (fields: Record<string, string>, event: RequestEvent) => Post,
   { followReauthentication = true }: { followReauthentication?: boolean } = {},

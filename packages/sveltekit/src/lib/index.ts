@@ -28,6 +28,7 @@ import {
   type RecoveryCodesAction,
 } from "./account-actions.js"
 import { createSignIn, createSignOut } from "./actions.js"
+import { createConfirmPasskeySignUp, createStartPasskeySignUp } from "./passkey-signup.js"
 import { createHandle } from "./handle.js"
 import type { Handle, SvelteKitAuthConfigInput } from "./types.js"
 
@@ -49,6 +50,7 @@ export {
   type ReauthenticationMethod,
   type ReauthenticationOptions,
 } from "./reauthentication.js"
+export { getPasskeySignUp, type PasskeySignUp } from "./passkey-signup.js"
 export {
   beginTwoFactorSetup,
   getTwoFactorStatus,
@@ -125,6 +127,19 @@ export interface SvelteKitAuthResult {
    * other account actions redirect to the step themselves when a change needs it.
    */
   reauthenticate: AuthFormAction
+  /**
+   * Passkey-first sign-up (`Passkey({ signUp: true })`): mails a code to the form's `email`
+   * (`providerId` defaults to `"passkey"`); redirects back to the sign-up page, whether or not
+   * the address has an account. Throws `PasskeySignUpError` (`invalid_email`, `rate_limited`,
+   * `mail_failed`).
+   */
+  startPasskeySignUp: AuthFormAction
+  /**
+   * Proves the address with the mailed `code`; redirects back to the sign-up page, where
+   * `signIn("passkey", { action: "register" })` makes the passkey. Throws `PasskeySignUpError`
+   * (`wrong_code`, `expired`, `rate_limited`, `no_request`).
+   */
+  confirmPasskeySignUp: AuthFormAction
 }
 
 /**
@@ -148,5 +163,7 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthRe
     disableTwoFactor: createDisableTwoFactor(config),
     regenerateRecoveryCodes: createRegenerateRecoveryCodes(config),
     reauthenticate: createReauthenticate(config),
+    startPasskeySignUp: createStartPasskeySignUp(config),
+    confirmPasskeySignUp: createConfirmPasskeySignUp(config),
   }
 }

@@ -46,9 +46,11 @@ export interface WebAuthnSignInOptions<
 > extends SignInOptions<Redirect> {
   /**
    * `"register"` adds a passkey to the signed-in user's account, `"authenticate"` signs in with
-   * one. Registering without being signed in fails with `WebAuthnRegistrationRequiresSignIn`
-   * (unless the provider's `getUserInfo` vouches for a new account). @default decided by the
-   * server: register for a signed-in user, else authenticate
+   * one. Registering without being signed in fails with `WebAuthnRegistrationRequiresSignIn`,
+   * unless this browser proved its address in a passkey-first sign-up (`Passkey({ signUp: true })`:
+   * then it creates that account) or the provider's `getUserInfo` vouches for a new account.
+   * @default decided by the server: register for a signed-in user or a proven sign-up, else
+   * authenticate
    */
   action?: "register" | "authenticate"
   /** Passed to the provider's `getUserInfo` (the default ignores it). */

@@ -1,7 +1,7 @@
 import { CredentialsSignin, EmailSignInError, SignInError } from "@latch/sveltekit"
 import { fail } from "@sveltejs/kit"
 import { postedForm } from "$lib/server/form"
-import { signIn } from "../../auth"
+import { demoPasswordAccounts, signIn } from "../../auth"
 import type { Actions, PageServerLoad } from "./$types"
 
 export const load: PageServerLoad = async ({ locals, url, fetch }) => {
@@ -20,6 +20,11 @@ export const load: PageServerLoad = async ({ locals, url, fetch }) => {
     emailProvider: Object.values(providers).find((provider) => provider.type === "email") ?? null,
     // Password accounts (`Password()`, a credentials provider whose checking Latch does).
     passwordProvider: providers.password ?? null,
+    // Passkey-first sign-up (`Passkey({ signUp: true })`, on when the demo can send mail):
+    // core's page, coming back to where this sign-in was going.
+    passkeySignUp: demoPasswordAccounts()
+      ? `/auth/passkey-signup/passkey?${new URLSearchParams({ callbackUrl: url.searchParams.get("callbackUrl") ?? "/" })}`
+      : null,
   }
 }
 

@@ -26,6 +26,8 @@ export type Ceremony =
       user: { id: string; email?: string; name?: string }
       /** Whether the user is stored (then it is the signed-in user). */
       exists: boolean
+      /** A passkey-first sign-up: the id of the proof of the address it spends. */
+      signUp?: string
     }
 
 /** A ceremony before its expiry is set (each member of the union without `expires`). */

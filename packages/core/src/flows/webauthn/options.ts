@@ -119,6 +119,7 @@ async function registrationOptions(
   provider: WebAuthnConfig,
   user: { id: string; email?: string; name?: string },
   exists: boolean,
+  signUp?: string,
 ): Promise<Record<string, unknown>> {
   const adapter = webAuthnAdapter(ctx)
   const [library, rp] = await Promise.all([simpleWebAuthn(provider), relyingParty(ctx, provider)])
@@ -154,6 +155,7 @@ async function registrationOptions(
     challenge: options.challenge,
     user,
     exists,
+    ...(signUp ? { signUp } : {}),
   })
   return options
 }
@@ -201,10 +203,10 @@ async function register(
   provider: WebAuthnConfig,
   user: { id: string; email?: string; name?: string },
   exists: boolean,
+  signUp?: string,
 ): Promise<OptionsOutcome> {
-  return {
-    body: { action: "register", options: await registrationOptions(ctx, provider, user, exists) },
-  }
+  const options = await registrationOptions(ctx, provider, user, exists, signUp)
+  return { body: { action: "register", options } }
 }
 
 /** The options for the ceremony this request calls for; sets the challenge cookie. */
@@ -224,6 +226,16 @@ export async function webAuthnCeremonyOptions(
     return register(ctx, provider, { id, email: email || undefined, name: name ?? undefined }, true)
   }
 
+  // A passkey-first sign-up whose address this browser proved with the mailed code: the new
+  // account's address comes from the sealed proof, never from the request.
+  if (provider.signUp === true && requested !== "authenticate") {
+    const { provenSignUp } = await import("../passkey-signup/proof.js")
+    const proven = await provenSignUp(ctx, provider.id)
+    if (proven) {
+      const user = { id: crypto.randomUUID(), email: proven.email }
+      return register(ctx, provider, user, false, proven.id)
+    }
+  }
   // Only an app's own getUserInfo can tell addresses apart; the default answers every address
   // alike, so counting its requests (a counter write per sign-in page view) would buy nothing.
   const asksApp = requested !== "authenticate" && provider.getUserInfo !== defaultGetUserInfo

@@ -44,6 +44,13 @@ async function registeringUser(ctx: ActionContext, ceremony: Registration): Prom
   }
   if (currentId) refuse("session", "A user signed in during the registration of a new account")
   const email = ceremony.user.email!
+  if (ceremony.signUp !== undefined) {
+    // A passkey-first sign-up: the proof of the address is spent now, and must be the one the
+    // options were made for, for this very address.
+    const { spendSignUpProof } = await import("../passkey-signup/proof.js")
+    const proven = await spendSignUpProof(ctx, ceremony.provider, ceremony.signUp)
+    if (proven !== email) refuse("session", "The proof of the address is for another address")
+  }
   const taken = await callAdapter("getUserByEmail", () => adapter.getUserByEmail(email))
   if (taken) refuse("email-in-use", "The new account's email address belongs to another user")
   return { id: ceremony.user.id, email, name: ceremony.user.name ?? null, image: null }
@@ -103,5 +110,6 @@ export async function verifyRegistration(
       transports: credential.transports?.length ? credential.transports.join(",") : null,
     },
     isNewUser: !ceremony.exists,
+    ...(ceremony.signUp !== undefined ? { emailProven: true } : {}),
   }
 }
