@@ -13,6 +13,7 @@ export const authActions: readonly AuthAction[] = [
   "csrf",
   "error",
   "new-password",
+  "passkey",
   "providers",
   "reauthenticate",
   "reset-password",

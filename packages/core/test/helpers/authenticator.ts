@@ -122,7 +122,12 @@ export class SoftAuthenticator {
    * refuses); `"short"` signs until one of them is shorter. @default any
    */
   constructor(
-    private readonly options: { counter?: boolean; signatures?: "full-length" | "short" } = {},
+    private readonly options: {
+      counter?: boolean
+      signatures?: "full-length" | "short"
+      /** The model's AAGUID it puts in registrations (with dashes); all zeros by default. */
+      aaguid?: string
+    } = {},
   ) {}
 
   /**
@@ -147,7 +152,9 @@ export class SoftAuthenticator {
       sha256(input.rpId),
       Buffer.from([flagsByte(input.flags ?? {}, true)]),
       counterBytes(0),
-      Buffer.alloc(16), // AAGUID: none
+      this.options.aaguid
+        ? Buffer.from(this.options.aaguid.replace(/-/g, ""), "hex")
+        : Buffer.alloc(16), // AAGUID: none
       idLength,
       rawId,
       coseKey(publicKey),

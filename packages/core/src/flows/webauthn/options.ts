@@ -36,6 +36,7 @@ import { simpleWebAuthn } from "./library.js"
 import { optionsRetryAfter } from "./rate-limit.js"
 import { relyingParty, webAuthnRequest } from "./relying-party.js"
 import { credentialDescriptor, userHandle } from "./encoding.js"
+import { credentialUserNames } from "./signals.js"
 
 type Action = WebAuthnOptionsResponseBody["action"]
 
@@ -127,12 +128,14 @@ async function registrationOptions(
         adapter.listAuthenticatorsByUserId(user.id),
       )
     : []
+  // The same names as the signals of signals.ts give the browser later.
+  const names = credentialUserNames(user)
   const options = (await library.generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
-    userName: user.email ?? user.name ?? user.id,
+    userName: names.name,
     userID: await userHandle(user.id),
-    userDisplayName: user.name ?? user.email ?? "",
+    userDisplayName: names.displayName,
     timeout: provider.timeout,
     attestationType: "none",
     // The same credential twice on one account would only confuse the user.
