@@ -96,7 +96,14 @@ export const load: PageServerLoad = async (event) => {
     // the authenticator's signatures (registration is one; a synced passkey reports 0 forever).
     passkeys: methods.flatMap((method) =>
       method.type === "webauthn" && method.passkey
-        ? [{ id: method.id, removable: method.removable, ...method.passkey }]
+        ? [
+            {
+              id: method.id,
+              provider: method.provider,
+              removable: method.removable,
+              ...method.passkey,
+            },
+          ]
         : [],
     ),
     signals: signals ?? null,
