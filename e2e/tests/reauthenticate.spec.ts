@@ -13,95 +13,25 @@
 //
 // Each test signs up an account of its own (as two-factor.spec.ts does, within the demo's limit
 // of sign-up mails per client), or signs in by an email link to a new address.
-import { expect, test, type BrowserContext, type Page } from "@playwright/test"
+import { expect, test, type Page } from "@playwright/test"
 import { Authenticator } from "./totp"
 import {
+  confirmWithPassword,
+  expectConfirmStep,
+  expireProof,
+  findMail,
+  signUp,
+  SUBJECTS,
+} from "./accounts"
+import {
   addAuthenticator,
-  callbackUrlOf,
   databaseSessions,
   newAccount,
   pressLinkButton,
   screenshot,
   SESSION_COOKIE,
   sessionCookie,
-  type Account,
 } from "./support"
-
-/** The subjects of the mails these tests read: the sign-up's link, and the notices. */
-const SUBJECTS = {
-  confirm: /^Confirm your address for localhost:\d+$/,
-  signIn: /^Sign in to localhost:\d+$/,
-  passkeyAdded: /^A passkey was added to your account on localhost:\d+$/,
-  passwordRemoved: /^Your password was removed on localhost:\d+$/,
-  passwordChanged: /^Your password on localhost:\d+ was changed$/,
-  twoFactorOn: /^Two-factor authentication was turned on on localhost:\d+$/,
-  code: /^Your code to confirm it is you on localhost:\d+: \d{6}$/,
-}
-
-/** The proof cookie's name on an http origin (no `__Secure-` prefix). */
-const PROOF_COOKIE = "latch.proof"
-
-/**
- * The newest mail to `address` with this subject, on /dev/mailbox; loaded again until it is
- * there (no script needed). Leaves the page on the mailbox.
- */
-async function findMail(page: Page, address: string, subject: RegExp) {
-  const mail = page
-    .getByRole("article", { name: `Mail to ${address}` })
-    .filter({ has: page.locator("header strong", { hasText: subject }) })
-    .first()
-  await expect(async () => {
-    await page.goto("/dev/mailbox")
-    await expect(mail).toBeVisible({ timeout: 1_000 })
-  }).toPass({ timeout: 10_000 })
-  return mail
-}
-
-/** A new password account, confirmed by its mailed link in this browser: signed in, on /profile. */
-async function signUp(page: Page): Promise<Account> {
-  const account = newAccount("reauth", "Rae")
-  await page.goto("/signup?callbackUrl=%2Fprofile")
-  const form = page.getByTestId("signup-form")
-  await form.getByLabel("Name").fill(account.name)
-  await form.getByLabel("Email address").fill(account.email)
-  await form.getByLabel("Password").fill(account.password)
-  await form.getByRole("button", { name: "Create my account" }).click()
-  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible()
-  const mail = await findMail(page, account.email, SUBJECTS.confirm)
-  await mail.locator('a[data-testid="mail-link"][href*="/auth/verify-email/"]').click()
-  await pressLinkButton(page, "confirmEmail")
-  await expect(page).toHaveURL("/profile")
-  await expect(page.getByTestId("header-user")).toHaveText(account.name)
-  return account
-}
-
-/**
- * Ends the window in which this browser may change the account without confirming it is the
- * user: the sign-in set the proof cookie (checked), and it is deleted, as its expiry would.
- */
-async function expireProof(context: BrowserContext) {
-  const cookies = await context.cookies()
-  expect(
-    cookies.some((cookie) => cookie.name === PROOF_COOKIE),
-    "the sign-in (or the last confirmation) left its proof",
-  ).toBe(true)
-  await context.clearCookies({ name: PROOF_COOKIE })
-}
-
-/** On the demo's "Confirm it is you", on the way back to `path`; nothing changed yet. */
-async function expectConfirmStep(page: Page, path: string) {
-  await expect(page).toHaveURL(/\/confirm\?/)
-  await expect(page.getByRole("heading", { name: "Confirm it is you" })).toBeVisible()
-  const back = callbackUrlOf(page.url())
-  expect(back && new URL(back, page.url()).pathname).toBe(path)
-}
-
-/** Posts the password form of the step. */
-async function confirmWithPassword(page: Page, password: string) {
-  const form = page.getByTestId("confirm-password-form")
-  await form.getByLabel("Your password").fill(password)
-  await form.getByRole("button", { name: "Confirm with my password" }).click()
-}
 
 /** Posts the code form of the step (a user with two-factor authentication on). */
 async function confirmWithCode(page: Page, code: string) {

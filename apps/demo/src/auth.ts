@@ -199,6 +199,7 @@ export const {
   setNewPassword,
   changePassword,
   removeSignInMethod,
+  renamePasskey,
   // The form actions of two-factor authentication: the code step (/two-factor), the setup
   // (/settings/two-factor), turning it off and new recovery codes (/profile).
   verifyTwoFactor,

@@ -64,6 +64,7 @@ declare module "$auth" {
   export const setNewPassword: Auth["setNewPassword"]
   export const changePassword: Auth["changePassword"]
   export const removeSignInMethod: Auth["removeSignInMethod"]
+  export const renamePasskey: Auth["renamePasskey"]
   export const verifyTwoFactor: Auth["verifyTwoFactor"]
   export const confirmTwoFactorSetup: Auth["confirmTwoFactorSetup"]
   export const disableTwoFactor: Auth["disableTwoFactor"]

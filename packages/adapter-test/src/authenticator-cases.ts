@@ -5,7 +5,7 @@
  */
 import type { AdapterAuthenticator } from "@latch/core/adapters"
 import type { DefineCase, Full } from "./case.js"
-import { newAccount, newAuthenticator, newUser, randomId } from "./fixtures.js"
+import { newAccount, newAuthenticatorFor, newUser, randomId } from "./fixtures.js"
 import type { TestApi } from "./test-api.js"
 
 const byCredentialId = (x: AdapterAuthenticator, y: AdapterAuthenticator) =>
@@ -27,9 +27,9 @@ export function defineDeleteAuthenticatorCases(t: TestApi, it: DefineCase): void
     await a.createUser(other)
     const account = newAccount(user.id)
     await a.linkAccount(account)
-    const removed = newAuthenticator(user.id, { counter: 12 })
-    const kept = newAuthenticator(user.id)
-    const theirs = newAuthenticator(other.id)
+    const removed = newAuthenticatorFor(a, user.id, { counter: 12 })
+    const kept = newAuthenticatorFor(a, user.id)
+    const theirs = newAuthenticatorFor(a, other.id)
     for (const authenticator of [removed, kept, theirs]) await a.createAuthenticator(authenticator)
 
     expect(await a.deleteAuthenticator(removed.credentialID)).toEqual(removed)
@@ -46,7 +46,7 @@ export function defineDeleteAuthenticatorCases(t: TestApi, it: DefineCase): void
     if (!deletesAuthenticators(a, skip)) return
     const user = newUser()
     await a.createUser(user)
-    const authenticator = newAuthenticator(user.id)
+    const authenticator = newAuthenticatorFor(a, user.id)
     await a.createAuthenticator(authenticator)
 
     expect(await a.deleteAuthenticator(randomId("no-credential"))).toBeNull()
@@ -64,7 +64,7 @@ export function defineDeleteAuthenticatorCases(t: TestApi, it: DefineCase): void
     await a.createUser(user)
     const oauth = newAccount(user.id, { provider: "github", type: "oauth" })
     await a.linkAccount(oauth)
-    const passkeys = [newAuthenticator(user.id), newAuthenticator(user.id)].map(
+    const passkeys = [newAuthenticatorFor(a, user.id), newAuthenticatorFor(a, user.id)].map(
       (authenticator) => ({
         authenticator: { ...authenticator, providerAccountId: authenticator.credentialID },
         account: {
@@ -104,7 +104,7 @@ export function defineDeleteAuthenticatorCases(t: TestApi, it: DefineCase): void
     if (!deletesAuthenticators(a, skip)) return
     const user = newUser()
     await a.createUser(user)
-    const authenticators = [newAuthenticator(user.id), newAuthenticator(user.id)]
+    const authenticators = [newAuthenticatorFor(a, user.id), newAuthenticatorFor(a, user.id)]
     for (const authenticator of authenticators) await a.createAuthenticator(authenticator)
 
     await a.deleteUser(user.id)

@@ -6,7 +6,7 @@ import { defineDeleteAuthenticatorCases } from "./authenticator-cases.js"
 import {
   fromNow,
   newAccount,
-  newAuthenticator,
+  newAuthenticatorFor,
   newLatchSession,
   newSession,
   newUser,
@@ -14,6 +14,7 @@ import {
   randomId,
 } from "./fixtures.js"
 import { adapterMethods } from "./methods.js"
+import { definePasskeyFieldCases } from "./passkey-field-cases.js"
 import { definePasswordCases } from "./password-cases.js"
 import { defineSessionFieldCases } from "./session-cases.js"
 import type { TestApi } from "./test-api.js"
@@ -139,7 +140,7 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
       await a.createUser(other)
       const account = newAccount(user.id)
       const session = newSessionFor(a, user.id)
-      const authenticator = newAuthenticator(user.id)
+      const authenticator = newAuthenticatorFor(a, user.id)
       const otherSession = newSessionFor(a, other.id)
       await a.linkAccount(account)
       await a.createSession(session)
@@ -449,7 +450,7 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
     it("createAuthenticator returns it; getAuthenticator finds it", async (a) => {
       const user = newUser()
       await a.createUser(user)
-      const authenticator = newAuthenticator(user.id, { counter: 7 })
+      const authenticator = newAuthenticatorFor(a, user.id, { counter: 7 })
       expect(await a.createAuthenticator(authenticator)).toEqual(authenticator)
       const found = await a.getAuthenticator(authenticator.credentialID)
       expect(found).toEqual(authenticator)
@@ -460,7 +461,7 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
     it("keeps an authenticator without transports", async (a) => {
       const user = newUser()
       await a.createUser(user)
-      const authenticator = newAuthenticator(user.id, {
+      const authenticator = newAuthenticatorFor(a, user.id, {
         transports: null,
         credentialBackedUp: false,
         credentialDeviceType: "singleDevice",
@@ -483,9 +484,9 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
       const other = newUser()
       await a.createUser(user)
       await a.createUser(other)
-      const mine = [newAuthenticator(user.id), newAuthenticator(user.id)]
+      const mine = [newAuthenticatorFor(a, user.id), newAuthenticatorFor(a, user.id)]
       for (const authenticator of mine) await a.createAuthenticator(authenticator)
-      await a.createAuthenticator(newAuthenticator(other.id))
+      await a.createAuthenticator(newAuthenticatorFor(a, other.id))
 
       const byId = (x: { credentialID: string }, y: { credentialID: string }) =>
         x.credentialID < y.credentialID ? -1 : 1
@@ -497,7 +498,7 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
     it("updateAuthenticatorCounter stores the new counter", async (a) => {
       const user = newUser()
       await a.createUser(user)
-      const authenticator = newAuthenticator(user.id)
+      const authenticator = newAuthenticatorFor(a, user.id)
       await a.createAuthenticator(authenticator)
       const updated = await a.updateAuthenticatorCounter(authenticator.credentialID, 42)
       expect(updated).toEqual({ ...authenticator, counter: 42 })
@@ -521,6 +522,7 @@ export function defineCases(t: TestApi, withAdapter: WithAdapter): void {
     })
 
     defineDeleteAuthenticatorCases(t, it)
+    definePasskeyFieldCases(t, it)
   })
 
   describe("counters", () => {

@@ -4,6 +4,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto"
 import type {
+  Adapter,
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
@@ -103,6 +104,40 @@ export function newAuthenticator(
     transports: "internal,hybrid",
     ...fields,
   }
+}
+
+/**
+ * A passkey with Latch's passkey fields too (name, dates, model, browser), as core creates it for
+ * an adapter that implements `updateAuthenticator`.
+ */
+export function newLatchAuthenticator(
+  userId: string,
+  fields: Partial<AdapterAuthenticator> = {},
+): AdapterAuthenticator {
+  return newAuthenticator(userId, {
+    name: "Work laptop",
+    createdAt: fromNow(-60_000),
+    lastUsedAt: null,
+    aaguid: "fbfc3007-154e-4ecc-8c0b-6e020557d7bd",
+    createdBy: "Safari on macOS",
+    secondFactor: false,
+    ...fields,
+  })
+}
+
+/**
+ * A new passkey of `userId`, with Latch's passkey fields when the adapter stores them (it
+ * implements `updateAuthenticator`), as core creates passkeys: so that every passkey case checks
+ * those fields too.
+ */
+export function newAuthenticatorFor(
+  adapter: Pick<Adapter, "updateAuthenticator">,
+  userId: string,
+  fields: Partial<AdapterAuthenticator> = {},
+): AdapterAuthenticator {
+  return typeof adapter.updateAuthenticator === "function"
+    ? newLatchAuthenticator(userId, fields)
+    : newAuthenticator(userId, fields)
 }
 
 /**

@@ -26,6 +26,7 @@
  */
 import type {
   AdapterAuthenticator,
+  AdapterAuthenticatorUpdate,
   AdapterSession,
   AdapterTwoFactor,
   SessionChange,
@@ -177,6 +178,13 @@ export function memoryAdapter() {
       const found = authenticators.get(credentialID)
       authenticators.delete(credentialID)
       return found ? copy(found) : null
+    },
+    updateAuthenticator(credentialID: string, fields: AdapterAuthenticatorUpdate) {
+      const found = authenticators.get(credentialID)
+      if (!found) return null
+      const updated = { ...found, ...fields }
+      authenticators.set(credentialID, updated)
+      return copy(updated)
     },
     updateAuthenticatorCounter(credentialID: string, newCounter: number) {
       const found = authenticators.get(credentialID)

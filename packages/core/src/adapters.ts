@@ -12,6 +12,7 @@ export type {
   AdapterAccount,
   AdapterAccountType,
   AdapterAuthenticator,
+  AdapterAuthenticatorUpdate,
   AdapterSession,
   AdapterTwoFactor,
   AdapterUser,

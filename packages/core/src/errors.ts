@@ -641,13 +641,15 @@ export class ReauthenticationRequired extends SignInError {
 }
 
 /** Codes of `AccountError`. */
-export type AccountErrorCode = "last_method" | "not_found" | "signed_out" | "unverified"
+export type AccountErrorCode =
+  "invalid_name" | "last_method" | "not_found" | "signed_out" | "unverified"
 
 /**
  * A change to the signed-in user's sign-in methods was refused: removing the last way to sign
- * in (`last_method`), a method that is not theirs (`not_found`), no session (`signed_out`), or
+ * in (`last_method`), a method that is not theirs (`not_found`), no session (`signed_out`),
  * linking another method to an account whose address is not verified (`unverified`: an
- * unverified password account adopts nothing, see the Password provider).
+ * unverified password account adopts nothing, see the Password provider), or a passkey name
+ * that is empty, longer than 64 characters or holds control characters (`invalid_name`).
  */
 export class AccountError extends SignInError {
   static override type: ErrorType = "AccountError"

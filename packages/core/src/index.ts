@@ -49,11 +49,14 @@ export {
 export { closeSessionCache, sessionCacheStatus, type SessionCacheStatus } from "./session/cache.js"
 export {
   beginTwoFactorSetup,
+  getPasskeySignals,
   getTwoFactorStatus,
   listSignInMethods,
   type SignInMethod,
   type TwoFactorSetupData,
 } from "./session/sign-in-methods.js"
+export type { PasskeyDetails } from "./session/passkey-details.js"
+export type { PasskeySignals } from "./flows/webauthn/signals.js"
 export {
   getReauthentication,
   type Reauthentication,

@@ -87,6 +87,7 @@ export type AuthAction =
   | "csrf"
   | "error"
   | "new-password"
+  | "passkey"
   | "passkey-signup"
   | "providers"
   | "reauthenticate"

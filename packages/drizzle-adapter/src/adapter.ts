@@ -29,6 +29,7 @@ import {
   onlyColumns,
   toAccount,
   toAuthenticator,
+  authenticatorChanges,
   toSession,
   toUser,
   tokenFields,
@@ -352,6 +353,16 @@ export function adapterMethods(db: any, dialect: Dialect): Adapter {
         .delete(t.authenticators)
         .where(eq(t.authenticators.credentialID, credentialID))
         .returning()
+      return row ? toAuthenticator(row) : null
+    },
+
+    async updateAuthenticator(credentialID, fields) {
+      // One update of the fields given: a sign-in's counter and time of use together, or a name.
+      const changes = authenticatorChanges(fields)
+      const where = eq(t.authenticators.credentialID, credentialID)
+      const [row] = Object.keys(changes).length
+        ? await db.update(t.authenticators).set(changes).where(where).returning()
+        : await db.select().from(t.authenticators).where(where)
       return row ? toAuthenticator(row) : null
     },
 

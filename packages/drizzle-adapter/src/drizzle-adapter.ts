@@ -15,6 +15,7 @@ import { DrizzleAdapterError } from "./errors.js"
 import { mysqlDialect } from "./mysql/dialect.js"
 import { pgDialect } from "./pg/dialect.js"
 import { sqliteDialect } from "./sqlite/dialect.js"
+import { hasPasskeyFields } from "./rows.js"
 import type { DrizzleAdapterTables } from "./tables.js"
 
 export interface DrizzleAdapterOptions {
@@ -73,6 +74,9 @@ export function DrizzleAdapter(
     (...args: any[]) => Promise<any>
   >
   if (dialect.watchSessions) methods.watchSessions = dialect.watchSessions
+  // Core gives Latch's passkey fields only to an adapter with updateAuthenticator: a table made
+  // for Auth.js, without those columns, must not claim to store them.
+  if (!hasPasskeyFields(dialect.tables.authenticators)) delete methods.updateAuthenticator
   const wrapped: Record<string, unknown> = {}
   for (const [name, method] of Object.entries(methods)) {
     wrapped[name] = async (...args: any[]) => {

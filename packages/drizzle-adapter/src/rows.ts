@@ -5,6 +5,7 @@
 import type {
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterAuthenticatorUpdate,
   AdapterSession,
   AdapterUser,
 } from "@latch/core/adapters"
@@ -58,6 +59,29 @@ export function toSession(row: Row): AdapterSession {
   // A row made before Latch's session fields has no id yet (the adapter gives it one on read).
   if (session.id === null) delete session.id
   return session as AdapterSession
+}
+
+/** Latch's passkey fields: a table has them all (its adapter has `updateAuthenticator`) or none. */
+export const passkeyFields = [
+  "name",
+  "createdAt",
+  "lastUsedAt",
+  "aaguid",
+  "createdBy",
+  "secondFactor",
+] as const
+
+/** Whether an authenticators table has Latch's passkey fields (a table made for Auth.js has not). */
+export function hasPasskeyFields(table: Row): boolean {
+  return passkeyFields.every((field) => field in table && table[field]?.name)
+}
+
+/** The fields updateAuthenticator may change. */
+export function authenticatorChanges(fields: AdapterAuthenticatorUpdate): Row {
+  const changes: Row = {}
+  for (const field of ["counter", "name", "lastUsedAt", "secondFactor"] as const)
+    if (fields[field] !== undefined) changes[field] = fields[field]
+  return changes
 }
 
 export function toAuthenticator(row: Row): AdapterAuthenticator {

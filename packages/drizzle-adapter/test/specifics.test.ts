@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { Browser, SECRET } from "../../core/test/helpers/request.js"
 import { DrizzleAdapter, DrizzleAdapterError, installSessionTriggers } from "../src/index.js"
 import * as mysqlSchema from "../src/mysql/schema.js"
+import { mysqlAuthjs, pgAuthjs, sqliteAuthjs } from "./authjs-schema.js"
 import * as pgSchema from "../src/pg/schema.js"
 import {
   createTables,
@@ -56,6 +57,19 @@ describe.each(databases)("DrizzleAdapter on $name", ({ name, open, watch }) => {
     a = DrizzleAdapter(database.db, undefined, database.options) as Required<Adapter>
   })
   afterAll(() => database?.close())
+
+  it("stores Latch's passkey fields only in a table that has them (not Auth.js's own)", async () => {
+    expect(typeof a.updateAuthenticator).toBe("function")
+    const authjs = { pg: pgAuthjs, sqlite: sqliteAuthjs, mysql: mysqlAuthjs }[database.dialect]
+    const onAuthjsTable = DrizzleAdapter(
+      database.db,
+      { authenticatorsTable: authjs.authenticators },
+      database.options,
+    )
+    // Without the method, core gives the adapter Auth.js's passkey fields alone.
+    expect(onAuthjsTable.updateAuthenticator).toBeUndefined()
+    expect(typeof onAuthjsTable.createAuthenticator).toBe("function")
+  })
 
   it("gives 50 concurrent incrementCounter calls 50 different values", async () => {
     const key = `counter-${randomUUID()}`

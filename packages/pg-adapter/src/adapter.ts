@@ -31,6 +31,9 @@ import {
   sessionValues,
   toAccount,
   toAuthenticator,
+  authenticatorColumns,
+  authenticatorUpdateColumns,
+  authenticatorValues,
   toPasswordHash,
   toSession,
   toTwoFactor,
@@ -77,6 +80,7 @@ type MethodName =
   | "listAuthenticatorsByUserId"
   | "deleteAuthenticator"
   | "updateAuthenticatorCounter"
+  | "updateAuthenticator"
   | "incrementCounter"
   | "getCounter"
 
@@ -478,19 +482,9 @@ export function PostgresAdapter(
     async createAuthenticator(authenticator: AdapterAuthenticator) {
       const row = await first(
         "createAuthenticator",
-        `insert into ${t.authenticators} (credential_id, user_id, provider_account_id,
-           credential_public_key, counter, credential_device_type, credential_backed_up, transports)
-         values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
-        [
-          authenticator.credentialID,
-          authenticator.userId,
-          authenticator.providerAccountId,
-          authenticator.credentialPublicKey,
-          authenticator.counter,
-          authenticator.credentialDeviceType,
-          authenticator.credentialBackedUp,
-          authenticator.transports ?? null,
-        ],
+        `insert into ${t.authenticators} (${authenticatorColumns.join(", ")})
+         values (${authenticatorColumns.map((_, i) => `$${i + 1}`).join(", ")}) returning *`,
+        authenticatorValues(authenticator),
       )
       return toAuthenticator(row!)
     },
@@ -511,6 +505,24 @@ export function PostgresAdapter(
         `delete from ${t.authenticators} where credential_id = $1 returning *`,
         [credentialID],
       )
+      return row && toAuthenticator(row)
+    },
+
+    async updateAuthenticator(credentialID, fields) {
+      // One `update … returning` of the fields given: a sign-in's counter and time of use
+      // together, or a new name.
+      const sets: string[] = []
+      const values: unknown[] = [credentialID]
+      for (const [field, column] of Object.entries(authenticatorUpdateColumns)) {
+        const value = fields[field as keyof typeof authenticatorUpdateColumns]
+        if (value === undefined) continue
+        values.push(value)
+        sets.push(`${column} = $${values.length}`)
+      }
+      const sql = sets.length
+        ? `update ${t.authenticators} set ${sets.join(", ")} where credential_id = $1 returning *`
+        : `select * from ${t.authenticators} where credential_id = $1`
+      const row = await first("updateAuthenticator", sql, values)
       return row && toAuthenticator(row)
     },
 

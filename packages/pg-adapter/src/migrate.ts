@@ -89,9 +89,16 @@ create table if not exists ${t.authenticators} (
   counter bigint not null,
   credential_device_type text not null,
   credential_backed_up boolean not null,
-  transports text
+  transports text,
+  name text,
+  created_at timestamptz,
+  last_used_at timestamptz,
+  aaguid text,
+  created_by text,
+  second_factor boolean not null default false
 );
 create index if not exists authenticators_user_id_idx on ${t.authenticators} (user_id);
+${passkeyFieldsUpgrade(t.authenticators)}
 
 create table if not exists ${t.counters} (
   key text primary key,
@@ -159,6 +166,40 @@ begin
       add column if not exists client_address text,
       add column if not exists created_at timestamptz not null default now(),
       add column if not exists last_seen_at timestamptz;
+  end if;
+end
+`)};`
+}
+
+/** The columns of Latch's passkey fields, which authenticators tables made before them lack. */
+const PASSKEY_FIELDS = [
+  "name",
+  "created_at",
+  "last_used_at",
+  "aaguid",
+  "created_by",
+  "second_factor",
+]
+
+/**
+ * Adds Latch's passkey fields to an authenticators table made before them. Passkeys registered
+ * before have no name, dates, model or browser (`null`: a page shows its defaults) and are no
+ * second factor. Only when a column is missing, as for the sessions table.
+ */
+function passkeyFieldsUpgrade(authenticators: string): string {
+  const columns = PASSKEY_FIELDS.map((name) => `'${name}'`).join(", ")
+  return `do ${dollarQuote(`
+begin
+  if (select count(*) from pg_attribute
+      where attrelid = ${quoteLiteral(authenticators)}::regclass and not attisdropped
+        and attname in (${columns})) < ${PASSKEY_FIELDS.length} then
+    alter table ${authenticators}
+      add column if not exists name text,
+      add column if not exists created_at timestamptz,
+      add column if not exists last_used_at timestamptz,
+      add column if not exists aaguid text,
+      add column if not exists created_by text,
+      add column if not exists second_factor boolean not null default false;
   end if;
 end
 `)};`

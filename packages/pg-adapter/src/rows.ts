@@ -5,6 +5,7 @@
 import type {
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterAuthenticatorUpdate,
   AdapterSession,
   AdapterTwoFactor,
   AdapterUser,
@@ -178,8 +179,59 @@ export function toAuthenticator(row: Row): AdapterAuthenticator {
     credentialDeviceType: row.credential_device_type as string,
     credentialBackedUp: row.credential_backed_up as boolean,
     transports: toNullableString(row.transports),
+    name: toNullableString(row.name),
+    createdAt: toNullableDate(row.created_at),
+    lastUsedAt: toNullableDate(row.last_used_at),
+    aaguid: toNullableString(row.aaguid),
+    createdBy: toNullableString(row.created_by),
+    secondFactor: row.second_factor === true,
   }
 }
+
+/** The passkey's columns as `createAuthenticator` inserts them, in this order. */
+export const authenticatorColumns = [
+  "credential_id",
+  "user_id",
+  "provider_account_id",
+  "credential_public_key",
+  "counter",
+  "credential_device_type",
+  "credential_backed_up",
+  "transports",
+  "name",
+  "created_at",
+  "last_used_at",
+  "aaguid",
+  "created_by",
+  "second_factor",
+] as const
+
+export function authenticatorValues(authenticator: AdapterAuthenticator): unknown[] {
+  return [
+    authenticator.credentialID,
+    authenticator.userId,
+    authenticator.providerAccountId,
+    authenticator.credentialPublicKey,
+    authenticator.counter,
+    authenticator.credentialDeviceType,
+    authenticator.credentialBackedUp,
+    authenticator.transports ?? null,
+    authenticator.name ?? null,
+    authenticator.createdAt ?? null,
+    authenticator.lastUsedAt ?? null,
+    authenticator.aaguid ?? null,
+    authenticator.createdBy ?? null,
+    authenticator.secondFactor === true,
+  ]
+}
+
+/** The fields updateAuthenticator may change, with their columns. */
+export const authenticatorUpdateColumns = {
+  counter: "counter",
+  name: "name",
+  lastUsedAt: "last_used_at",
+  secondFactor: "second_factor",
+} as const satisfies Record<keyof AdapterAuthenticatorUpdate, string>
 
 /** The hash comes back exactly as stored: it names its own algorithm and parameters, and core
  * parses it, so the adapter neither trims nor checks it. */

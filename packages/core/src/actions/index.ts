@@ -15,7 +15,7 @@ import { signInPage, startSignIn } from "./signin.js"
 import { signOut, signOutPage } from "./signout.js"
 import { verifyRequestPage } from "./verify-request.js"
 import { webAuthnOptions } from "./webauthn-options.js"
-import { accountMethods, unlinkMethod } from "./account.js"
+import { accountMethods, passkeyAction, unlinkMethod } from "./account.js"
 import { twoFactorPage, twoFactorPost } from "./two-factor.js"
 import { reauthenticatePage, reauthenticatePost } from "./reauthenticate.js"
 import { passkeySignUpPage, passkeySignUpPost } from "./passkey-signup.js"
@@ -76,6 +76,7 @@ const table: Record<AuthAction, { GET?: Route; POST?: Route }> = {
     POST: { run: twoFactorPost, csrf: true },
   },
   unlink: { POST: { run: unlinkMethod, csrf: true } },
+  passkey: { POST: { run: passkeyAction, csrf: true } },
   "passkey-signup": {
     GET: { run: passkeySignUpPage, csrf: false },
     POST: { run: passkeySignUpPost, csrf: true },

@@ -13,6 +13,7 @@ export const authActions: readonly AuthAction[] = [
   "csrf",
   "error",
   "new-password",
+  "passkey",
   "passkey-signup",
   "providers",
   "reauthenticate",

@@ -169,9 +169,9 @@ export async function storeMethod(
   await link(ctx, adapter as LinkingAdapter, user, account, profile)
   if (!authenticator) return
   const store = requireMethods(ctx.config.adapter!, ["createAuthenticator"], "WebAuthn")
-  await call("createAuthenticator", () =>
-    store.createAuthenticator({ ...authenticator, userId: user.id }),
-  )
+  const { authenticatorFor } = await import("../flows/webauthn/passkey-fields.js")
+  const stored = authenticatorFor(store, { ...authenticator, userId: user.id })
+  await call("createAuthenticator", () => store.createAuthenticator(stored))
 }
 
 /**

@@ -17,7 +17,10 @@ import type { AdapterAccount, AdapterUser } from "../adapters.js"
 import { isEmailProvider, passwordProviderOf } from "../config/providers.js"
 import { AccountError, MissingAdapter } from "../errors.js"
 import { callAdapter, requireMethods } from "./adapter-call.js"
+import { storesPasskeyFields } from "../flows/webauthn/passkey-fields.js"
+import { passkeyDetails, type PasskeyDetails } from "./passkey-details.js"
 import { signedInUser as sessionUser } from "./signed-in.js"
+import type { PasskeySignals } from "../flows/webauthn/signals.js"
 
 /** One way the user signs in. */
 export interface SignInMethod {
@@ -32,6 +35,8 @@ export interface SignInMethod {
   label?: string
   /** Whether the user may remove it now (never the last way in; never email sign-in). */
   removable: boolean
+  /** A passkey's details (`type: "webauthn"`), when the adapter lists the user's passkeys. */
+  passkey?: PasskeyDetails
 }
 
 function methodsAdapter(ctx: Pick<ActionContext, "config">) {
@@ -64,7 +69,10 @@ function accountMethod(ctx: Pick<ActionContext, "config">, account: AdapterAccou
   return method
 }
 
-/** Says of each passkey whether it is synced or bound to one device, when the adapter knows. */
+/**
+ * Says of each passkey whether it is synced or bound to one device, and gives its details, when
+ * the adapter knows.
+ */
 async function labelPasskeys(
   ctx: Pick<ActionContext, "config">,
   user: AdapterUser,
@@ -75,11 +83,13 @@ async function labelPasskeys(
   const authenticators = await callAdapter("listAuthenticatorsByUserId", () =>
     listAuthenticatorsByUserId.call(ctx.config.adapter, user.id),
   )
+  const renamable = storesPasskeyFields(ctx.config.adapter)
   for (const method of methods) {
     const found = authenticators.find((a) => a.credentialID === method.id)
-    if (method.type === "webauthn" && found)
-      method.label =
-        found.credentialDeviceType === "multiDevice" ? "Synced passkey" : "Passkey on one device"
+    if (method.type !== "webauthn" || !found) continue
+    method.label =
+      found.credentialDeviceType === "multiDevice" ? "Synced passkey" : "Passkey on one device"
+    method.passkey = passkeyDetails(found, renamable)
   }
 }
 
@@ -205,6 +215,22 @@ export async function listSignInMethods(
 ): Promise<SignInMethod[] | null> {
   const found = await requestUser(request, config, "Listing sign-in methods")
   return found && signInMethodsOf(found.ctx, found.user)
+}
+
+/**
+ * What the browser's WebAuthn Signal API needs to keep its passkeys of this site in step with the
+ * signed-in user's (`signalPasskeys` of the browser client); `null` when the request has no
+ * session, `undefined` when the app has no WebAuthn provider. The same as `passkeys` in the
+ * answer of `GET {basePath}/account`.
+ */
+export async function getPasskeySignals(
+  request: Request,
+  config: AuthConfig,
+): Promise<PasskeySignals | null | undefined> {
+  const found = await requestUser(request, config, "Passkey signals")
+  if (!found) return null
+  const { passkeySignalsOf } = await import("../flows/webauthn/signals.js")
+  return passkeySignalsOf(found.ctx, found.user)
 }
 
 /**

@@ -93,10 +93,40 @@ export interface AdapterTwoFactor {
   enabledAt: Date
 }
 
-/** A passkey stored by an adapter. */
+/**
+ * A passkey stored by an adapter. The fields after `userId` are Latch's passkey fields, stored by
+ * adapters that implement `updateAuthenticator` (Latch passes them to no other, so that an
+ * adapter written for Auth.js never sees a column it lacks).
+ */
 export interface AdapterAuthenticator extends Authenticator {
   userId: string
+  /** The name the user gave it (at most 64 characters), or the model's name at registration. */
+  name?: string | null
+  /** When it was registered. */
+  createdAt?: Date | null
+  /** When it last signed in (`null`: never since it was registered). */
+  lastUsedAt?: Date | null
+  /**
+   * The authenticator model's AAGUID from the registration (lowercase, with dashes), naming the
+   * kind of authenticator ("iCloud Keychain", "YubiKey 5"); `null` when it sent none (all zeros).
+   */
+  aaguid?: string | null
+  /**
+   * A summary of the browser's user agent at registration ("Chrome on macOS"): a hint for a page,
+   * written by the client, never a fact to decide anything on.
+   */
+  createdBy?: string | null
+  /**
+   * Reserved for a credential enrolled as a second factor rather than as a way in; `false` for
+   * every passkey today. Stored and returned so that data written later reads back the same.
+   */
+  secondFactor?: boolean
 }
+
+/** The fields of a stored passkey that `updateAuthenticator` changes. */
+export type AdapterAuthenticatorUpdate = Partial<
+  Pick<AdapterAuthenticator, "counter" | "name" | "lastUsedAt" | "secondFactor">
+>
 
 /** The methods an adapter implements. Each is optional; flows check for what they need. */
 export interface Adapter {
@@ -194,6 +224,18 @@ export interface Adapter {
     credentialID: string,
     newCounter: number,
   ): Awaitable<AdapterAuthenticator>
+  /**
+   * Changes the given fields of the passkey `credentialID` (the others stay as they are) and
+   * returns it; `null` when there is none. An adapter that implements it stores Latch's passkey
+   * fields (`name`, `createdAt`, `lastUsedAt`, `aaguid`, `createdBy`, `secondFactor`):
+   * `createAuthenticator` receives them, and `getAuthenticator`, `listAuthenticatorsByUserId`
+   * and `deleteAuthenticator` return them. Latch then updates a passkey's counter and
+   * `lastUsedAt` with it, in one write, at each sign-in, and renames passkeys with it.
+   */
+  updateAuthenticator?(
+    credentialID: string,
+    fields: AdapterAuthenticatorUpdate,
+  ): Awaitable<AdapterAuthenticator | null>
   /**
    * Adds one to the counter named `key` and returns its new value, atomically: of concurrent
    * calls, each sees a different value. A counter that does not exist, or whose `expires` has

@@ -139,6 +139,8 @@ export class SoftAuthenticator {
       counter?: boolean
       signatures?: "full-length" | "short"
       attester?: Attester
+      /** The model's AAGUID it puts in registrations (with dashes); all zeros by default. */
+      aaguid?: string
     } = {},
   ) {}
 
@@ -164,7 +166,10 @@ export class SoftAuthenticator {
       sha256(input.rpId),
       Buffer.from([flagsByte(input.flags ?? {}, true)]),
       counterBytes(0),
-      this.options.attester?.aaguid ?? Buffer.alloc(16), // all zero: no model
+      this.options.attester?.aaguid ??
+        (this.options.aaguid
+          ? Buffer.from(this.options.aaguid.replace(/-/g, ""), "hex")
+          : Buffer.alloc(16)), // AAGUID: all zero, no model
       idLength,
       rawId,
       coseKey(publicKey),

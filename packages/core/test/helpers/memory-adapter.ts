@@ -209,6 +209,12 @@ export function memoryAdapter(): MemoryAdapter {
     deletePasswordHash(userId) {
       return passwords.delete(userId)
     },
+    updateAuthenticator(credentialID, fields) {
+      const found = authenticators.get(credentialID)
+      if (!found) return null
+      Object.assign(found, fields)
+      return { ...found }
+    },
     updateAuthenticatorCounter(credentialID, counter) {
       const found = authenticators.get(credentialID)
       if (!found) throw new Error(`No authenticator ${credentialID}`)

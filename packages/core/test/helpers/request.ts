@@ -41,6 +41,8 @@ export class Browser {
   cookies = new Map<string, string>()
   /** The IP address the platform reports for this browser (`Auth`'s `clientAddress`). */
   clientAddress: string | undefined
+  /** The `User-Agent` header it sends, if any. */
+  userAgent: string | undefined
   /** The `Auth` this browser talks to: another module instance stands for another server. */
   auth: typeof Auth = Auth
   constructor(
@@ -71,6 +73,7 @@ export class Browser {
   ) {
     const headers = new Headers(init.headers)
     if (this.cookies.size && !headers.has("cookie")) headers.set("cookie", this.cookieHeader())
+    if (this.userAgent && !headers.has("user-agent")) headers.set("user-agent", this.userAgent)
     let body = init.body
     if (init.form) {
       headers.set("content-type", "application/x-www-form-urlencoded")

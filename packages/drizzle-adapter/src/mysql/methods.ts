@@ -23,6 +23,7 @@ import {
   onlyColumns,
   toAccount,
   toAuthenticator,
+  authenticatorChanges,
   toSession,
   toUser,
   tokenFields,
@@ -245,6 +246,14 @@ export function mysqlMethods(db: any, t: Tables, now: ReturnType<typeof sql>): P
 
     async deleteAuthenticator(credentialID) {
       const row = await take(t.authenticators, eq(t.authenticators.credentialID, credentialID))
+      return row ? toAuthenticator(row) : null
+    },
+
+    async updateAuthenticator(credentialID, fields) {
+      const changes = authenticatorChanges(fields)
+      const where = eq(t.authenticators.credentialID, credentialID)
+      if (Object.keys(changes).length) await db.update(t.authenticators).set(changes).where(where)
+      const row = await first(t.authenticators, where)
       return row ? toAuthenticator(row) : null
     },
 

@@ -126,7 +126,12 @@ export const verificationTokens = mysqlTable(
   (token) => [primaryKey({ columns: [token.identifier, token.token] })],
 )
 
-/** Auth.js's `authenticator` table (passkeys). */
+/**
+ * Auth.js's `authenticator` table (passkeys), plus Latch's passkey fields: the name its owner
+ * gave it, when it was made and last used, its model's AAGUID, the browser that made it, and
+ * `secondFactor` (reserved). Nullable (or defaulted), so that adding them to a table that has
+ * rows needs nothing computed; a passkey made before them reads as unnamed.
+ */
 export const authenticators = mysqlTable(
   "authenticator",
   {
@@ -141,6 +146,15 @@ export const authenticators = mysqlTable(
     credentialDeviceType: varchar("credentialDeviceType", { length: 255 }).notNull(),
     credentialBackedUp: boolean("credentialBackedUp").notNull(),
     transports: varchar("transports", { length: 255 }),
+    // The user's own text, in any script and with emoji: stored as its UTF-8 bytes, which no
+    // database character set (latin1 is MariaDB's default) can refuse. 64 characters at most
+    // (core checks), up to 4 bytes each.
+    name: exact("name", { length: 256 }),
+    createdAt: latchTime("createdAt"),
+    lastUsedAt: latchTime("lastUsedAt"),
+    aaguid: varchar("aaguid", { length: 36 }),
+    createdBy: varchar("createdBy", { length: 255 }),
+    secondFactor: boolean("secondFactor").notNull().default(false),
   },
   (authenticator) => [primaryKey({ columns: [authenticator.userId, authenticator.credentialID] })],
 )

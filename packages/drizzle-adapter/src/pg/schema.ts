@@ -99,7 +99,10 @@ export const verificationTokens = pgTable(
 
 /**
  * Auth.js's `authenticator` table (passkeys). `counter` is a `bigint`: a signature counter is
- * 32 bits unsigned, past PostgreSQL's `integer`.
+ * 32 bits unsigned, past PostgreSQL's `integer`. Plus Latch's passkey fields: the name its owner
+ * gave it, when it was made and last used, its model's AAGUID, the browser that made it, and
+ * `secondFactor` (reserved). Nullable (or defaulted), so that adding them to a table that has
+ * rows needs nothing computed; a passkey made before them reads as unnamed.
  */
 export const authenticators = pgTable(
   "authenticator",
@@ -114,6 +117,12 @@ export const authenticators = pgTable(
     credentialDeviceType: text("credentialDeviceType").notNull(),
     credentialBackedUp: boolean("credentialBackedUp").notNull(),
     transports: text("transports"),
+    name: text("name"),
+    createdAt: timestamp("createdAt", { mode: "date", withTimezone: true }),
+    lastUsedAt: timestamp("lastUsedAt", { mode: "date", withTimezone: true }),
+    aaguid: text("aaguid"),
+    createdBy: text("createdBy"),
+    secondFactor: boolean("secondFactor").notNull().default(false),
   },
   (authenticator) => [primaryKey({ columns: [authenticator.userId, authenticator.credentialID] })],
 )

@@ -86,7 +86,12 @@ export const verificationTokens = sqliteTable(
   (token) => [primaryKey({ columns: [token.identifier, token.token] })],
 )
 
-/** Auth.js's `authenticator` table (passkeys). */
+/**
+ * Auth.js's `authenticator` table (passkeys), plus Latch's passkey fields: the name its owner
+ * gave it, when it was made and last used, its model's AAGUID, the browser that made it, and
+ * `secondFactor` (reserved). Nullable (or defaulted), so that adding them to a table that has
+ * rows needs nothing computed; a passkey made before them reads as unnamed.
+ */
 export const authenticators = sqliteTable(
   "authenticator",
   {
@@ -100,6 +105,12 @@ export const authenticators = sqliteTable(
     credentialDeviceType: text("credentialDeviceType").notNull(),
     credentialBackedUp: integer("credentialBackedUp", { mode: "boolean" }).notNull(),
     transports: text("transports"),
+    name: text("name"),
+    createdAt: integer("createdAt", { mode: "timestamp_ms" }),
+    lastUsedAt: integer("lastUsedAt", { mode: "timestamp_ms" }),
+    aaguid: text("aaguid"),
+    createdBy: text("createdBy"),
+    secondFactor: integer("secondFactor", { mode: "boolean" }).notNull().default(false),
   },
   (authenticator) => [primaryKey({ columns: [authenticator.userId, authenticator.credentialID] })],
 )

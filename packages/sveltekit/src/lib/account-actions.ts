@@ -11,6 +11,7 @@
  * | `setNewPassword`          | `/new-password/<id>`         | `token` (or `?token=`), `password`   |
  * | `changePassword`          | `/change-password/<id>`      | `currentPassword`, `password`        |
  * | `removeSignInMethod`      | `/unlink/<provider>`         | `provider`, `id`                     |
+ * | `renamePasskey`           | `/passkey/rename`            | `id`, `name`                         |
  * | `verifyTwoFactor`         | `/two-factor`                | `code` or `recoveryCode`             |
  * | `confirmTwoFactorSetup`   | `/two-factor/setup`          | `setup`, `code`, `currentCode`       |
  * | `disableTwoFactor`        | `/two-factor/disable`        | `code` or `recoveryCode`             |
@@ -34,7 +35,8 @@
  *
  * The user's own mistakes are thrown rather than redirected, so a page shows them inline:
  * `PasswordError` (a password the policy refuses, a wrong current password, not one address…),
- * `AccountError` (the last way to sign in, a method that is not theirs) and `TwoFactorError` (a
+ * `AccountError` (the last way to sign in, a method or passkey that is not theirs, a passkey name
+ * that cannot be one) and `TwoFactorError` (a
  * wrong or used code, a sign-in that waited too long), each with a `code`. Over a rate limit
  * the error has `code: "rate_limited"` and `retryAfter`, and the page's response gets a
  * `Retry-After` header. Everything else ends in a 303: a link that no longer works
@@ -312,4 +314,16 @@ export function createReauthenticate(input: SvelteKitAuthConfigInput): AuthFormA
     }),
     { followReauthentication: false },
   )
+}
+
+/**
+ * Renames one of the signed-in user's passkeys: `id` as `getSignInMethods` lists it, and `name`
+ * (trimmed; at most 64 characters, no control characters). No fresh proof: a name opens nothing.
+ * Returns to the page by default.
+ */
+export function createRenamePasskey(input: SvelteKitAuthConfigInput): AuthFormAction {
+  return formAction(input, (fields, event) => ({
+    path: "/passkey/rename",
+    body: { id: fields.id, name: fields.name, callbackUrl: destination(fields, event) },
+  }))
 }

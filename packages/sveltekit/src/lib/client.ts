@@ -4,6 +4,7 @@
  * (or `options.basePath`).
  */
 import { actionsBase } from "./client-base.js"
+import { go, post, postSignIn, signInResult, type Answer } from "./sign-in-request.js"
 import type { ProviderId } from "@latch/core/providers"
 import type { Session } from "@latch/core/types"
 
@@ -66,33 +67,6 @@ export interface SignOutResponse {
 }
 
 /**
- * POSTs a form; the server answers `{ url }` (or `{ error }`) instead of redirecting. No CSRF
- * token: a same-origin `fetch` POST carries `Origin`, which SvelteKit's origin check and the
- * `handle` hook both require of form posts, so a token would prove nothing more and cost a
- * round trip per sign-in.
- */
-function post(path: string, fields: Record<string, unknown>, basePath?: string) {
-  // A URLSearchParams body is sent as application/x-www-form-urlencoded.
-  return fetch(actionsBase(basePath) + path, {
-    method: "POST",
-    headers: { "x-auth-return-redirect": "1" },
-    body: new URLSearchParams(fields as Record<string, string>),
-  })
-}
-
-/**
- * The answer of a `post`. SvelteKit's own refusal of a cross-site form post is plain text:
- * `json()` throws, with SvelteKit's message in the error, which is what a developer needs to see.
- */
-type Answer = { url?: string; error?: string }
-
-function go(url: string): undefined {
-  location.href = url
-  // A hash-only change does not load the page: reload to pick up the new session.
-  if (url.includes("#")) location.reload()
-}
-
-/**
  * Signs in. Without a provider, opens the sign-in page. For `credentials`, `options` holds the
  * form fields (e.g. `{ password }`); for OAuth and email, the flow starts.
  *
@@ -132,27 +106,14 @@ export async function signIn(
   if (!provider) {
     return go(`${actionsBase(basePath)}/signin?${new URLSearchParams({ callbackUrl: redirectTo })}`)
   }
-  // Provider ids never contain "/" (the server refuses such a configuration).
-  const response = await post(
-    `/signin/${provider}?${new URLSearchParams(authorizationParams)}`,
+  const answer = await postSignIn(
+    provider,
     { ...fields, callbackUrl: redirectTo },
     basePath,
+    authorizationParams,
   )
-  const { url, error: refused } = (await response.json()) as Answer
-  // The URL is absolute, failures included (`?error=` and `?code=`); a request the server
-  // refused outright (403 CrossSiteRequest, say) has an `error` and no URL. As an object, a
-  // parameter that is not there is `undefined`, as the result's fields are.
-  const { error, code }: Partial<Record<string, string>> = url
-    ? Object.fromEntries(new URL(url).searchParams)
-    : { error: refused }
-  if (redirect && url) return go(url)
-  return {
-    ok: response.ok && !error,
-    status: response.status,
-    error,
-    code,
-    url: error ? null : url!,
-  }
+  if (redirect && answer.url) return go(answer.url)
+  return signInResult(answer)
 }
 
 /** Signs out, then goes to `redirectTo` unless `redirect: false`, which returns the destination. */

@@ -19,6 +19,7 @@ import {
   createDisableTwoFactor,
   createRegenerateRecoveryCodes,
   createRemoveSignInMethod,
+  createRenamePasskey,
   createRequestPasswordReset,
   createSetNewPassword,
   createSignUp,
@@ -43,7 +44,13 @@ export {
   revokeUserSession,
   type UserSession,
 } from "./user-sessions.js"
-export { getSignInMethods, type SignInMethod } from "./sign-in-methods.js"
+export {
+  getPasskeySignals,
+  getSignInMethods,
+  type PasskeyDetails,
+  type PasskeySignals,
+  type SignInMethod,
+} from "./sign-in-methods.js"
 export {
   getReauthentication,
   type Reauthentication,
@@ -100,6 +107,12 @@ export interface SvelteKitAuthResult {
    * `signed_out`).
    */
   removeSignInMethod: AuthFormAction
+  /**
+   * Renames one of the signed-in user's passkeys (`id` as `getSignInMethods` lists it, `name`);
+   * throws `AccountError` (`invalid_name`: empty, over 64 characters or with control
+   * characters; `not_found`: not a passkey of theirs; `signed_out`). Asks for no fresh proof.
+   */
+  renamePasskey: AuthFormAction
   /**
    * Two-factor authentication (`twoFactor`): the code step of a sign-in waiting for its second
    * factor (`code`, or `recoveryCode`); starts the session and redirects where the sign-in was
@@ -158,6 +171,7 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInput): SvelteKitAuthRe
     setNewPassword: createSetNewPassword(config),
     changePassword: createChangePassword(config),
     removeSignInMethod: createRemoveSignInMethod(config),
+    renamePasskey: createRenamePasskey(config),
     verifyTwoFactor: createVerifyTwoFactor(config),
     confirmTwoFactorSetup: createConfirmTwoFactorSetup(config),
     disableTwoFactor: createDisableTwoFactor(config),

@@ -12,6 +12,10 @@
  * 2. `startRegistration` or `startAuthentication` asks the browser for a credential;
  * 3. `POST {basePath}/signin/<provider>` with `action` and `data` (the credential's JSON), which
  *    the server verifies like any sign-in, answering where to go.
+ *
+ * It also speaks the WebAuthn Signal API where the browser has it: a passkey the server does not
+ * know (`unknown-credential`) is reported with `signalUnknownCredential`, and `signalPasskeys`
+ * tells the browser the signed-in user's passkeys and names (`passkey-signals.ts`).
  */
 import {
   browserSupportsWebAuthn,
@@ -21,6 +25,8 @@ import {
 } from "@simplewebauthn/browser"
 import type { ProviderId } from "@latch/core/providers"
 import { actionsBase } from "./client-base.js"
+import { signalUnknownCredential } from "./passkey-signals.js"
+import { go, postSignIn, signInResult } from "./sign-in-request.js"
 import {
   signIn as signInWithClient,
   type SignInAuthorizationParams,
@@ -29,6 +35,7 @@ import {
 } from "./client.js"
 
 export { signOut, getSession, updateSession } from "./client.js"
+export { signalPasskeys, type PasskeySignals } from "./passkey-signals.js"
 export type {
   BasePathOption,
   SignInAuthorizationParams,
@@ -198,11 +205,25 @@ export async function signIn(
   } catch (error) {
     return failure(0, error instanceof Error ? error.name : "WebAuthnError")
   }
-  return signInWithClient(
+  const { redirect = true, basePath, redirectTo = rest.callbackUrl ?? location.href } = rest
+  const fields = { ...rest, ...(email ? { email } : {}), action: body.action }
+  delete fields.redirect
+  delete fields.basePath
+  delete fields.redirectTo
+  const answer = await postSignIn(
     provider,
-    { ...rest, ...(email ? { email } : {}), action: body.action, data: JSON.stringify(credential) },
+    { ...fields, callbackUrl: redirectTo, data: JSON.stringify(credential) },
+    basePath,
     authorizationParams,
   )
+  // A passkey the site does not know (removed from the account, or its account deleted): the
+  // browser is told, so that its passkey provider stops offering it.
+  if (answer.code === "unknown-credential") {
+    const rpId = typeof body.options.rpId === "string" ? body.options.rpId : location.hostname
+    await signalUnknownCredential(rpId, (credential as { id: string }).id)
+  }
+  if (redirect && answer.url) return go(answer.url)
+  return signInResult(answer)
 }
 
 /** Whether this browser can use passkeys at all. */

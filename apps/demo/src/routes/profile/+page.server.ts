@@ -7,6 +7,7 @@
 // to /confirm first ("Confirm it is you") and comes back here, with nothing changed yet.
 import {
   AccountError,
+  getPasskeySignals,
   getReauthentication,
   getSignInMethods,
   getTwoFactorStatus,
@@ -17,12 +18,12 @@ import {
 } from "@latch/sveltekit"
 import { fail, redirect, type RequestEvent } from "@sveltejs/kit"
 import {
-  demoAdapter,
   demoPasswordAccounts,
   demoSessionStrategy,
   disableTwoFactor,
   regenerateRecoveryCodes,
   removeSignInMethod,
+  renamePasskey,
 } from "../../auth"
 import type { Actions, PageServerLoad } from "./$types"
 import { postedForm } from "$lib/server/form"
@@ -41,18 +42,15 @@ export const load: PageServerLoad = async (event) => {
     if (event.request.method === "POST") return { signedOut: true as const }
     redirect(303, signInHere)
   }
-  // The user's passkeys, as the adapter stores them (never their keys: only what to show).
-  const adapter = await demoAdapter()
-  const id = session.user.id
-  // The database may go down between `locals.auth()` (perhaps served from the session cache)
-  // and these reads: a 503 then, as for the session itself.
-  const passkeys = id
-    ? await fromDatabase(event, async () => (await adapter.listAuthenticatorsByUserId?.(id)) ?? [])
-    : []
   // How the user signs in (linked accounts, passkeys, the password, email links), each marked
   // whether it may be removed now: never the last way in.
+  // The database may go down between `locals.auth()` (perhaps served from the session cache)
+  // and these reads: a 503 then, as for the session itself.
   const methods = await fromDatabase(event, () => getSignInMethods(event))
   if (methods === null) redirect(303, signInHere)
+  // What the browser's passkey provider is told (the WebAuthn Signal API): which passkeys of
+  // this site the user still has, and their names.
+  const signals = await fromDatabase(event, () => getPasskeySignals(event))
   // Whether signing in asks a code of an authenticator app (turned on at /settings/two-factor).
   const twoFactor = await fromDatabase(event, () => getTwoFactorStatus(event))
   if (twoFactor === null) redirect(303, signInHere)
@@ -93,12 +91,23 @@ export const load: PageServerLoad = async (event) => {
       fresh: reauthentication.fresh,
       freshUntil: reauthentication.freshUntil ?? null,
     },
-    // Not its signature counter: that counts the authenticator's signatures (registration is
-    // one; a synced passkey reports 0 forever), not the user's sign-ins.
-    passkeys: passkeys.map((passkey) => ({
-      id: passkey.credentialID,
-      synced: passkey.credentialBackedUp,
-    })),
+    // The user's passkeys, with what Latch stores of them (never their keys: only what to
+    // show). `lastUsedAt` is when one last signed in, not its signature counter: that counts
+    // the authenticator's signatures (registration is one; a synced passkey reports 0 forever).
+    passkeys: methods.flatMap((method) =>
+      method.type === "webauthn" && method.passkey
+        ? [
+            {
+              id: method.id,
+              provider: method.provider,
+              removable: method.removable,
+              ...method.passkey,
+            },
+          ]
+        : [],
+    ),
+    signals: signals ?? null,
+    renamed: event.url.searchParams.has("renamed"),
     // Named by id and described by what they recorded: a page never sees a session's token.
     // This device first, then the others, most recently used first (as listed).
     sessions:
@@ -154,6 +163,25 @@ export const actions: Actions = {
       if (error instanceof AccountError) {
         if (error.code === "signed_out") return signedOut("methods")
         return fail(400, { methodCode: error.code })
+      }
+      throw error
+    }
+  },
+  // Renames one of the user's passkeys (`id`, `name`), then back here (`?renamed`). No
+  // confirmation asked: a name opens nothing. Refused (`AccountError`): a name that is empty,
+  // too long or has control characters (`invalid_name`), a passkey that is not the user's
+  // (`not_found`), no session (`signed_out`).
+  renamePasskey: async (event) => {
+    if (!(await hasUser(event))) return signedOut("passkeys")
+    try {
+      await renamePasskey(event, {
+        ...Object.fromEntries(await postedForm(event.request)),
+        redirectTo: "/profile?renamed#passkeys",
+      })
+    } catch (error) {
+      if (error instanceof AccountError) {
+        if (error.code === "signed_out") return signedOut("passkeys")
+        return fail(400, { passkeyCode: error.code })
       }
       throw error
     }

@@ -50,6 +50,24 @@ async function findAuthenticator(adapter: WebAuthnAdapter, id: string) {
   return null
 }
 
+/**
+ * Stores the new counter of the row found (under the id it was stored with) and, where the
+ * adapter keeps Latch's passkey fields, when it was used: in the same write.
+ */
+async function recordUse(adapter: WebAuthnAdapter, credentialID: string, counter: number) {
+  const { updateAuthenticator } = adapter
+  if (!updateAuthenticator) {
+    await callAdapter("updateAuthenticatorCounter", () =>
+      adapter.updateAuthenticatorCounter(credentialID, counter),
+    )
+    return
+  }
+  const updated = await callAdapter("updateAuthenticator", () =>
+    updateAuthenticator.call(adapter, credentialID, { counter, lastUsedAt: new Date() }),
+  )
+  if (!updated) refuse("unknown-credential", "The credential was removed during the sign-in")
+}
+
 /** Verifies an authentication; returns the identity of the credential's owner. */
 export async function verifyAuthentication(
   ctx: ActionContext,
@@ -98,10 +116,7 @@ export async function verifyAuthentication(
     }),
   )
   const newCounter = authenticationInfo?.newCounter ?? data.counter
-  // The row found, under the id it was stored with.
-  await callAdapter("updateAuthenticatorCounter", () =>
-    adapter.updateAuthenticatorCounter(stored.credentialID, newCounter),
-  )
+  await recordUse(adapter, stored.credentialID, newCounter)
 
   const key = { provider: provider.id, providerAccountId: stored.providerAccountId }
   const user =

@@ -36,6 +36,7 @@ import { simpleWebAuthn } from "./library.js"
 import { optionsRetryAfter } from "./rate-limit.js"
 import { relyingParty, webAuthnRequest } from "./relying-party.js"
 import { credentialDescriptor, userHandle } from "./encoding.js"
+import { credentialUserNames } from "./signals.js"
 
 type Action = WebAuthnOptionsResponseBody["action"]
 
@@ -128,12 +129,14 @@ async function registrationOptions(
         adapter.listAuthenticatorsByUserId(user.id),
       )
     : []
+  // The same names as the signals of signals.ts give the browser later.
+  const names = credentialUserNames(user)
   const options = (await library.generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
-    userName: user.email ?? user.name ?? user.id,
+    userName: names.name,
     userID: await userHandle(user.id),
-    userDisplayName: user.name ?? user.email ?? "",
+    userDisplayName: names.displayName,
     timeout: provider.timeout,
     // Attestation identifies the authenticator's model to this site: asked for only when a
     // policy will judge it. "direct" rather than "enterprise", which would also identify the

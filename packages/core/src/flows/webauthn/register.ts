@@ -15,6 +15,7 @@ import type { Ceremony } from "./challenge.js"
 import { checkClientData } from "./client-data.js"
 import { storedCredentialIds, toBase64 } from "./encoding.js"
 import { simpleWebAuthn } from "./library.js"
+import { newPasskeyFields } from "./passkey-fields.js"
 import { relyingParty } from "./relying-party.js"
 import { refuse, verifyWith, type CredentialResponse } from "./response.js"
 
@@ -27,6 +28,8 @@ interface VerifiedRegistration {
     credential: { id: string; publicKey: Uint8Array; counter: number; transports?: string[] }
     credentialDeviceType: string
     credentialBackedUp: boolean
+    /** The model's AAGUID, all zeros when the authenticator names none. */
+    aaguid?: string
   }
 }
 
@@ -108,6 +111,8 @@ export async function verifyRegistration(
       credentialDeviceType: registrationInfo.credentialDeviceType,
       credentialBackedUp: registrationInfo.credentialBackedUp,
       transports: credential.transports?.length ? credential.transports.join(",") : null,
+      // Stored only by adapters that keep Latch's passkey fields (see passkey-fields.ts).
+      ...newPasskeyFields(registrationInfo.aaguid, ctx.request.headers.get("user-agent")),
     },
     isNewUser: !ceremony.exists,
     ...(ceremony.signUp !== undefined ? { emailProven: true } : {}),
