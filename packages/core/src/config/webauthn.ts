@@ -73,18 +73,20 @@ export function assertWebAuthn(
     )
   }
   for (const provider of conditional) {
-    const fields = Object.values(provider.formFields)
-    // HTML takes `webauthn` as the last token only (after the field's name): browsers ignore
-    // "webauthn username", and the autofill would never offer a passkey.
-    const hasAutofill = fields.some(
-      (field) =>
-        typeof field?.autocomplete === "string" &&
-        /\S\s+webauthn$/i.test(field.autocomplete.trim()),
+    const autocompletes = Object.values(provider.formFields).flatMap((field) =>
+      typeof field?.autocomplete === "string" ? [field.autocomplete.trim()] : [],
     )
-    if (!hasAutofill) {
+    // Without the token anywhere, refused, as Auth.js refuses it.
+    if (!autocompletes.some((value) => /(^|\s)webauthn(\s|$)/i.test(value))) {
       throw new MissingWebAuthnAutocomplete(
         `"${provider.id}" enables conditional UI, so one of its formFields needs an autocomplete that ends with "webauthn", after the field's name (e.g. "username webauthn").`,
       )
+    }
+    // HTML takes `webauthn` as the last token only, after the field's name: browsers ignore
+    // "webauthn username", and the autofill never offers a passkey. Auth.js accepts it, so a
+    // configuration brought from Auth.js still starts; the log says what to change.
+    if (!autocompletes.some((value) => /\S\s+webauthn$/i.test(value))) {
+      warnings.push("webauthn-autocomplete-order")
     }
   }
   return warnings

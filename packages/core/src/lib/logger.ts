@@ -20,6 +20,7 @@ export type WarningCode =
   | "password-no-mail"
   | "weak-password-hash"
   | "env-unreadable"
+  | "webauthn-autocomplete-order"
 
 /** The logger's methods. */
 export interface LoggerInstance {
@@ -53,6 +54,8 @@ const warnings: Record<WarningCode, string> = {
     "The Password provider's scrypt parameters are below the lowest OWASP recommends (8 MiB of memory, and N·r·p of at least 655,360, e.g. ln 13, r 8, p 10): a stolen hash is cheap to guess. Keep the default ({ ln: 15, r: 8, p: 3 }) or raise them.",
   "env-unreadable":
     "The runtime refused to let the environment be read (Deno without --allow-env, say): AUTH_SECRET, AUTH_URL and every other AUTH_* variable count as unset. Grant the read (deno run --allow-env, or --allow-env=AUTH_SECRET,AUTH_URL,… for the ones you use), or pass secret and the rest in the configuration, or call setEnvDefaults(env, config) with an object of your own.",
+  "webauthn-autocomplete-order":
+    'A WebAuthn provider with enableConditionalUI has "webauthn" in a form field\'s autocomplete, but not last after the field\'s name: browsers take the token only as "username webauthn", so the autofill offers no passkey. Write autocomplete: "username webauthn".',
   "weak-secret":
     "The secret is shorter than 32 characters. This is refused in production; generate one with `npx @latch/core secret` or `openssl rand -base64 33`.",
 }
