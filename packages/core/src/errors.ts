@@ -515,12 +515,15 @@ export type TwoFactorErrorCode =
   | "signed_out"
   | "not_enrolled"
   | "unverified"
+  | "key_refused"
 
 /**
  * The second factor was refused: a wrong code (`wrong_code`), a code already used
  * (`replayed_code`), a sign-in that waited too long for its code (`expired`: sign in again),
  * too many tries (`rate_limited`), a change of the factor without a session, or a setup on an
- * account whose address was never proven (`unverified`: confirm the address first). The user goes
+ * account whose address was never proven (`unverified`: confirm the address first), or a security
+ * key's answer that did not verify (`key_refused`: not one of the account's keys, a used
+ * challenge, another site's). The user goes
  * back to the code form (`{basePath}/two-factor`, or the setup form) with
  * `?error=TwoFactorError&code=…`; `expired` goes to the sign-in page.
  */

@@ -56,6 +56,8 @@ export {
   type TwoFactorSetupData,
 } from "./session/sign-in-methods.js"
 export type { PasskeyDetails } from "./session/passkey-details.js"
+export type { TwoFactorStatus } from "./flows/two-factor/status.js"
+export type { SecurityKeyDetails } from "./flows/two-factor/keys.js"
 export type { PasskeySignals } from "./flows/webauthn/signals.js"
 export {
   getReauthentication,

@@ -129,13 +129,19 @@ export interface EventCallbacks {
    */
   /** A user turned two-factor authentication on (or set up a new authenticator). */
   twoFactorEnrolled: (message: { user: User }) => Awaitable<void>
-  /** A sign-in passed its second factor (`method`: a TOTP code or a recovery code). */
-  twoFactorVerified: (message: { user: User; method: "totp" | "recovery" }) => Awaitable<void>
-  /** A code was refused: wrong, replayed, or over the limit. */
+  /**
+   * A sign-in passed its second factor (`method`: a TOTP code, a recovery code, or a security key
+   * or passkey at the code step).
+   */
+  twoFactorVerified: (message: {
+    user: User
+    method: "totp" | "recovery" | "security-key"
+  }) => Awaitable<void>
+  /** A code or a key was refused: wrong, replayed, or over the limit (`reason`). */
   twoFactorFailed: (message: { user: User; reason: string }) => Awaitable<void>
   /** A recovery code was used (it works once); `remaining` are left. */
   recoveryCodeUsed: (message: { user: User }) => Awaitable<void>
-  /** A user turned two-factor authentication off. */
+  /** A user turned two-factor authentication off (or removed their last second factor). */
   twoFactorDisabled: (message: { user: User }) => Awaitable<void>
   /**
    * A change to the user's ways in was made: a password set, changed, reset or removed; a

@@ -47,6 +47,7 @@ const ADDS_A_WAY_IN = new Set<AccountChange["type"]>([
   "accountLinked",
   "twoFactorEnabled",
   "twoFactorReplaced",
+  "securityKeyAdded",
 ])
 
 /** Whether the user has a second factor (only with `twoFactor` configured). */
@@ -87,7 +88,11 @@ async function refuseUnproven(
 ): Promise<void> {
   if (!ADDS_A_WAY_IN.has(change.type) || !(await isUnproven(ctx, user))) return
   const message = "Confirm the account's address before adding a way to sign in to it"
-  if (change.type === "twoFactorEnabled" || change.type === "twoFactorReplaced")
+  if (
+    change.type === "twoFactorEnabled" ||
+    change.type === "twoFactorReplaced" ||
+    change.type === "securityKeyAdded"
+  )
     throw new TwoFactorError(message, { code: "unverified", page: "twoFactorSetup" })
   throw new AccountError(message, { code: "unverified" })
 }

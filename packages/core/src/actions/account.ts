@@ -17,6 +17,7 @@ import { redirectTo } from "../response/redirect.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import { removeSignInMethod, signedInUser, signInMethodsOf } from "../session/sign-in-methods.js"
 import type { ResponseInternal } from "../types.js"
+import type { TwoFactorStatus } from "../flows/two-factor/status.js"
 import type { ActionContext } from "./context.js"
 
 export async function accountMethods(ctx: ActionContext): Promise<ResponseInternal> {
@@ -28,10 +29,10 @@ export async function accountMethods(ctx: ActionContext): Promise<ResponseIntern
       return { status: 401, body: { error: "SessionRequired", message: "Sign in first." } }
     throw error
   }
-  let twoFactor: { enabled: boolean } | undefined
+  let twoFactor: TwoFactorStatus | undefined
   if (ctx.config.twoFactor) {
-    const { hasSecondFactor } = await import("../flows/two-factor/store.js")
-    twoFactor = { enabled: await hasSecondFactor(ctx, user.id) }
+    const { twoFactorStatusOf } = await import("../flows/two-factor/status.js")
+    twoFactor = await twoFactorStatusOf(ctx, user.id)
   }
   const { passkeySignalsOf } = await import("../flows/webauthn/signals.js")
   const passkeys = await passkeySignalsOf(ctx, user)

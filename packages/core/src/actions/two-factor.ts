@@ -7,6 +7,7 @@
  *                                                pending sign-in that must set one up)
  * POST     {basePath}/two-factor/disable         turn it off (a code required)
  * POST     {basePath}/two-factor/recovery-codes  new recovery codes (a code required)
+ * GET|POST {basePath}/two-factor/security-key…   security keys (two-factor-key.ts)
  * ```
  *
  * Posts answer with redirects, or — the setup and new recovery codes — with the recovery codes:
@@ -20,12 +21,16 @@ import { htmlResponse } from "../response/html.js"
 import { redirectTo } from "../response/redirect.js"
 import { ensureCSRFToken } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
-import { readDatabaseSession } from "../session/database-strategy.js"
-import { emitEvent } from "../session/events.js"
-import { startSession } from "../session/establish.js"
-import { signedInUser as sessionUser } from "../session/signed-in.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
+import { keyAnswer, keyOptions, keyRemove, keySetup, keySetupOptions } from "./two-factor-key.js"
+import {
+  completeSignIn,
+  currentToken,
+  pendingOf,
+  showCodes,
+  signedInUser,
+} from "./two-factor-shared.js"
 
 async function flows() {
   const [pending, enrol, verify] = await Promise.all([
@@ -40,25 +45,22 @@ function requireTwoFactor(ctx: ActionContext): void {
   if (!ctx.config.twoFactor) throw new UnknownAction("Two-factor authentication is not configured")
 }
 
+const STEPS = [
+  "",
+  "setup",
+  "disable",
+  "recovery-codes",
+  "security-key",
+  "security-key-setup",
+  "security-key-remove",
+] as const
+
 /** The sub-action in the path: `/two-factor[/<step>]`. */
-function stepOf(ctx: ActionContext): "" | "setup" | "disable" | "recovery-codes" {
+function stepOf(ctx: ActionContext): (typeof STEPS)[number] {
   const step = ctx.request.providerId ?? ""
-  if (step === "" || step === "setup" || step === "disable" || step === "recovery-codes")
-    return step
+  const known = STEPS.find((s) => s === step)
+  if (known !== undefined) return known
   throw new UnknownAction("Unknown two-factor step")
-}
-
-/** The signed-in user, or `TwoFactorError("signed_out")`. */
-async function signedInUser(ctx: ActionContext): Promise<AdapterUser> {
-  const user = await sessionUser(ctx)
-  if (!user) throw new TwoFactorError("no session", { code: "signed_out" })
-  return user
-}
-
-/** The request's database session token, to keep while ending the user's others. */
-async function currentToken(ctx: ActionContext): Promise<string | undefined> {
-  if (ctx.config.session.strategy !== "database") return undefined
-  return (await readDatabaseSession(ctx, { touch: false }))?.session.sessionToken
 }
 
 /**
@@ -69,11 +71,11 @@ async function unlessFresh(
   ctx: ActionContext,
   user: AdapterUser,
 ): Promise<ResponseInternal | undefined> {
-  const [{ requireFreshProof }, { hasSecondFactor }] = await Promise.all([
+  const [{ requireFreshProof }, { hasTotp }] = await Promise.all([
     import("../account/change.js"),
     import("../flows/two-factor/store.js"),
   ])
-  if (await hasSecondFactor(ctx, user.id)) return undefined
+  if (await hasTotp(ctx, user.id)) return undefined
   try {
     await requireFreshProof(ctx, user)
     return undefined
@@ -87,25 +89,11 @@ async function unlessFresh(
   }
 }
 
-/** The recovery codes, as a page or as JSON for integrations. */
-async function showCodes(
-  ctx: ActionContext,
-  codes: string[],
-  continueUrl: string,
-  cookies?: ResponseInternal["cookies"],
-): Promise<ResponseInternal> {
-  if (ctx.returnRedirect)
-    return { status: 200, body: { url: continueUrl, recoveryCodes: codes }, cookies }
-  const { renderRecoveryCodesPage } = await import("../pages/two-factor.js")
-  return {
-    ...htmlResponse(renderRecoveryCodesPage({ theme: ctx.config.theme, codes, continueUrl })),
-    cookies,
-  }
-}
-
 export async function twoFactorPage(ctx: ActionContext): Promise<ResponseInternal> {
   requireTwoFactor(ctx)
   const step = stepOf(ctx)
+  if (step === "security-key") return keyOptions(ctx)
+  if (step === "security-key-setup") return keySetupOptions(ctx)
   const { pendingSignIn } = await flows()
   const { pages } = ctx.config
   if (step === "setup" && pages.twoFactorSetup) return toAppPage(ctx, pages.twoFactorSetup)
@@ -167,57 +155,34 @@ export async function twoFactorPost(ctx: ActionContext): Promise<ResponseInterna
   const step = stepOf(ctx)
   if (step === "") return verifyCode(ctx)
   if (step === "setup") return confirmSetupPost(ctx)
+  if (step === "security-key") return keyAnswer(ctx)
+  if (step === "security-key-setup") return keySetup(ctx)
+  if (step === "security-key-remove") return keyRemove(ctx)
   const user = await signedInUser(ctx)
   const { disable, regenerateRecoveryCodes } = await flows()
   if (step === "disable") {
-    await disable(ctx, user)
-    return redirectTo(ctx, await resolveCallbackUrl(ctx))
+    const codes = await disable(ctx, user)
+    const next = await resolveCallbackUrl(ctx)
+    return codes ? showCodes(ctx, codes, next) : redirectTo(ctx, next)
   }
   return showCodes(ctx, await regenerateRecoveryCodes(ctx, user), await resolveCallbackUrl(ctx))
 }
 
 /** The code step: the pending sign-in gets its session once the code matches. */
 async function verifyCode(ctx: ActionContext): Promise<ResponseInternal> {
-  const { pendingSignIn, dropSignIn, spendSignIn, userById, checkSecondFactor } = await flows()
-  const pending = await pendingSignIn(ctx)
-  if (!pending || pending.mode !== "verify") {
-    dropSignIn(ctx)
-    throw new TwoFactorError("no pending sign-in", { code: "expired" })
-  }
-  const user = await userById(ctx, pending.userId)
-  if (!user) {
-    dropSignIn(ctx)
-    throw new TwoFactorError("the pending sign-in's user is gone", { code: "expired" })
-  }
+  const { checkSecondFactor } = await flows()
+  const { pending, user } = await pendingOf(ctx, "verify")
   const method = await checkSecondFactor(ctx, user, ctx.request.body, "twoFactor")
-  await spendSignIn(ctx, pending)
-  const { account, profile, isNewUser, callbackUrl } = pending
-  const { redirect } = await startSession(
-    ctx,
-    { user, account, profile, isNewUser, secondFactor: true },
-    callbackUrl,
-  )
-  await emitEvent(ctx, "twoFactorVerified", { user, method })
-  return redirectTo(ctx, redirect)
+  return redirectTo(ctx, await completeSignIn(ctx, user, pending, method))
 }
 
 /** A setup confirmed: by a pending sign-in that had to set one up, or a signed-in user. */
 async function confirmSetupPost(ctx: ActionContext): Promise<ResponseInternal> {
-  const { pendingSignIn, spendSignIn, userById, confirmSetup } = await flows()
-  const pending = await pendingSignIn(ctx)
-  if (pending?.mode === "enrol") {
-    const user = await userById(ctx, pending.userId)
-    if (!user) throw new TwoFactorError("the pending sign-in's user is gone", { code: "expired" })
+  const { pendingSignIn, confirmSetup } = await flows()
+  if ((await pendingSignIn(ctx))?.mode === "enrol") {
+    const { pending, user } = await pendingOf(ctx, "enrol")
     const codes = await confirmSetup(ctx, user, { keepSession: undefined, pendingSignIn: true })
-    await spendSignIn(ctx, pending)
-    const { account, profile, isNewUser, callbackUrl } = pending
-    const { redirect } = await startSession(
-      ctx,
-      { user, account, profile, isNewUser, secondFactor: true },
-      callbackUrl,
-    )
-    await emitEvent(ctx, "twoFactorVerified", { user, method: "totp" })
-    return showCodes(ctx, codes, redirect)
+    return showCodes(ctx, codes, await completeSignIn(ctx, user, pending, "totp"))
   }
   const user = await signedInUser(ctx)
   const codes = await confirmSetup(ctx, user, {

@@ -66,6 +66,10 @@ function whatHappened(change: AccountChange, providerName: string | undefined): 
       return "Two-factor authentication was turned off"
     case "recoveryCodesRegenerated":
       return "New recovery codes were made"
+    case "securityKeyAdded":
+      return "A security key was added as your second factor"
+    case "securityKeyRemoved":
+      return "A security key was removed from your second factors"
     case "addressProven":
       return "Your address was confirmed"
   }

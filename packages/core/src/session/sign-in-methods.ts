@@ -21,6 +21,7 @@ import { storesPasskeyFields } from "../flows/webauthn/passkey-fields.js"
 import { passkeyDetails, type PasskeyDetails } from "./passkey-details.js"
 import { signedInUser as sessionUser } from "./signed-in.js"
 import type { PasskeySignals } from "../flows/webauthn/signals.js"
+import type { TwoFactorStatus } from "../flows/two-factor/status.js"
 
 /** One way the user signs in. */
 export interface SignInMethod {
@@ -234,18 +235,19 @@ export async function getPasskeySignals(
 }
 
 /**
- * Whether the request's user has two-factor authentication on; `null` when the request has no
- * session. For a page of theirs that offers to turn it on or off
- * (`{basePath}/two-factor/setup`, `{basePath}/two-factor/disable`).
+ * The request's user's two-factor authentication: on or off, the authenticator app, the security
+ * keys; `null` when the request has no session. For a page of theirs that offers to turn it on or
+ * off (`{basePath}/two-factor/setup`, `…/security-key-setup`, `…/disable`,
+ * `…/security-key-remove`).
  */
 export async function getTwoFactorStatus(
   request: Request,
   config: AuthConfig,
-): Promise<{ enabled: boolean } | null> {
+): Promise<TwoFactorStatus | null> {
   const found = await requestUser(request, config, "Two-factor authentication")
   if (!found) return null
-  const { hasSecondFactor } = await import("../flows/two-factor/store.js")
-  return { enabled: await hasSecondFactor(found.ctx, found.user.id) }
+  const { twoFactorStatusOf } = await import("../flows/two-factor/status.js")
+  return twoFactorStatusOf(found.ctx, found.user.id)
 }
 
 /** An action context for a request that is not an action (a page's load, a form action). */

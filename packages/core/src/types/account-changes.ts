@@ -16,6 +16,8 @@ export type AccountChange =
   | { type: "twoFactorReplaced" }
   | { type: "twoFactorDisabled" }
   | { type: "recoveryCodesRegenerated" }
+  | { type: "securityKeyAdded" }
+  | { type: "securityKeyRemoved" }
   | { type: "addressProven"; removed: string[] }
 
 /** Options of changes to an account's ways in (`accountChanges`). */

@@ -28,6 +28,7 @@ import {
   storeSecret,
   unsealSecret,
 } from "./store.js"
+import { secondFactorKeys } from "./keys.js"
 import { newTotpSecret, otpauthUri } from "./totp.js"
 import { checkSecondFactor, checkTotp } from "./verify.js"
 
@@ -108,19 +109,26 @@ export async function confirmSetup(
   return codes
 }
 
-/** Turns the user's second factor off, with a code (or a recovery code) of it. */
-export async function disable(ctx: ActionContext, user: AdapterUser): Promise<void> {
+/**
+ * Turns the user's authenticator app off, with a code (or a recovery code) of it. The recovery
+ * codes go with it; a user who keeps security keys as their second factor gets new ones, returned
+ * to be shown once (`null` otherwise: two-factor authentication is off).
+ */
+export async function disable(ctx: ActionContext, user: AdapterUser): Promise<string[] | null> {
   const { changeAccount } = await import("../../account/change.js")
-  await changeAccount(ctx, {
+  const codes = await changeAccount(ctx, {
     user,
     change: { type: "twoFactorDisabled" },
     proof: "secondFactor",
     apply: async () => {
       await checkSecondFactor(ctx, user, ctx.request.body, "account")
       await removeSecondFactor(ctx, user.id)
+      const keysRemain = (await secondFactorKeys(ctx, user.id)).length > 0
+      return keysRemain ? newRecoveryCodes(ctx, user.id) : null
     },
   })
-  await emitEvent(ctx, "twoFactorDisabled", { user })
+  if (!codes) await emitEvent(ctx, "twoFactorDisabled", { user })
+  return codes
 }
 
 /** New recovery codes (the old ones stop working), with a code of the factor. */

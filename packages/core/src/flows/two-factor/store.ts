@@ -9,6 +9,7 @@ import { MissingAdapter } from "../../errors.js"
 import { hmacSha256Hex } from "../../lib/crypto.js"
 import { decryptJWE, encryptJWE } from "../../lib/jwe.js"
 import { callAdapter, requireMethods } from "../../session/adapter-call.js"
+import { secondFactorKeys } from "./keys.js"
 import { encodeBase32 } from "./totp.js"
 
 type Ctx = Pick<ActionContext, "config">
@@ -59,10 +60,19 @@ export async function unsealSecret(
   return opened.secret
 }
 
-/** Whether the user has a second factor. */
-export async function hasSecondFactor(ctx: Ctx, userId: string): Promise<boolean> {
+/** Whether the user has an authenticator app (a TOTP secret stored). */
+export async function hasTotp(ctx: Ctx, userId: string): Promise<boolean> {
   const adapter = twoFactorAdapter(ctx)
   return (await callAdapter("getTwoFactor", () => adapter.getTwoFactor(userId))) !== null
+}
+
+/**
+ * Whether the user has a second factor: an authenticator app, or a key stored as a second factor
+ * (`secondFactor: true`). Ordinary passkeys are ways in, not a second factor: they turn nothing on.
+ */
+export async function hasSecondFactor(ctx: Ctx, userId: string): Promise<boolean> {
+  if (await hasTotp(ctx, userId)) return true
+  return (await secondFactorKeys(ctx, userId)).length > 0
 }
 
 /** Seals a secret for a user: as stored, and as the setup cookie carries it. */

@@ -23,11 +23,11 @@
  */
 import type { ActionContext } from "../../actions/context.js"
 import type { AdapterUser } from "../../adapters.js"
-import { TwoFactorError, type FormPage } from "../../errors.js"
+import { TwoFactorError, WebAuthnVerificationError, type FormPage } from "../../errors.js"
 import { counterKey, counters } from "../../security/counter.js"
 import { emitEvent } from "../../session/events.js"
 import { admitCounted, type Attempt, type Refusal, type Scope } from "../credentials/rate-limit.js"
-import { normalizeRecoveryCode, storedSecret, useRecoveryCode } from "./store.js"
+import { hasSecondFactor, normalizeRecoveryCode, storedSecret, useRecoveryCode } from "./store.js"
 import { matchingStep, normalizeCode, TOTP_PERIOD, TOTP_WINDOW } from "./totp.js"
 
 /** The default limit: 5 codes per account and client per 15 minutes. */
@@ -193,7 +193,7 @@ export async function checkSecondFactor(
   page: FormPage,
 ): Promise<"totp" | "recovery"> {
   const secret = await storedSecret(ctx, user.id)
-  if (!secret) throw new TwoFactorError("no second factor", { code: "not_enrolled", page })
+  if (!secret) return checkWithoutApp(ctx, user, fields, page)
   if (!isFilled(fields.recoveryCode)) {
     await verifyTotp(ctx, user, secret, fields.code, page, { pairOnly: false })
     return "totp"
@@ -208,4 +208,49 @@ export async function checkSecondFactor(
   }
   await verifyRecoveryCode(ctx, user, fields.recoveryCode, page)
   return "recovery"
+}
+
+/**
+ * A user whose second factor is a key alone has recovery codes but no app: a recovery code is
+ * checked; a typed code cannot be right, and is counted and refused like a wrong one.
+ */
+async function checkWithoutApp(
+  ctx: ActionContext,
+  user: AdapterUser,
+  fields: { code?: unknown; recoveryCode?: unknown },
+  page: FormPage,
+): Promise<"recovery"> {
+  if (!(await hasSecondFactor(ctx, user.id)))
+    throw new TwoFactorError("no second factor", { code: "not_enrolled", page })
+  if (isFilled(fields.recoveryCode)) {
+    await verifyRecoveryCode(ctx, user, fields.recoveryCode, page)
+    return "recovery"
+  }
+  await admitCode(ctx, user, page, { pairOnly: false })
+  return refuse(ctx, user, page, "wrong_code")
+}
+
+/**
+ * Checks a security key's assertion at the code step within the same limits as a code: counted
+ * first (`rate_limited` over the limit), a refused assertion is a failure like a wrong code
+ * (`key_refused`, the `twoFactorFailed` event), and a verified one offsets its attempt.
+ */
+export async function checkKeyAttempt(
+  ctx: ActionContext,
+  user: AdapterUser,
+  verify: () => Promise<void>,
+): Promise<void> {
+  const attempt = await admitCode(ctx, user, "twoFactor", { pairOnly: false })
+  try {
+    await verify()
+  } catch (error) {
+    if (!(error instanceof WebAuthnVerificationError)) throw error
+    await emitEvent(ctx, "twoFactorFailed", { user, reason: "key_refused" })
+    throw new TwoFactorError(`security key refused: ${error.message}`, {
+      code: "key_refused",
+      page: "twoFactor",
+      cause: error,
+    })
+  }
+  await attempt?.succeeded()
 }

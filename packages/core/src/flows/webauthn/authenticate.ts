@@ -3,6 +3,7 @@
  * site, with the user verified and the signature counter moving forward.
  */
 import type { ActionContext } from "../../actions/context.js"
+import type { AdapterAuthenticator } from "../../adapters.js"
 import type { WebAuthnConfig } from "../../providers/webauthn.js"
 import { callAdapter } from "../../session/adapter-call.js"
 import type { Identity } from "../../session/identity.js"
@@ -68,15 +69,29 @@ async function recordUse(adapter: WebAuthnAdapter, credentialID: string, counter
   if (!updated) refuse("unknown-credential", "The credential was removed during the sign-in")
 }
 
-/** Verifies an authentication; returns the identity of the credential's owner. */
-export async function verifyAuthentication(
+/** What an assertion is checked with, besides the response. */
+export interface AssertionCheck {
+  /** The challenge the response must answer. */
+  challenge: string
+  /** Whether the authenticator must have verified the user (a PIN, a biometric). */
+  requireUserVerification: boolean
+  /** Which stored credentials may answer; another is refused as `unknown-credential`. */
+  accept: (stored: AdapterAuthenticator) => boolean
+}
+
+/**
+ * Verifies an assertion: this site's, this challenge's, by a stored credential `accept` allows,
+ * signed with its key, its counter moving forward (then stored). Returns the credential and
+ * whether the authenticator verified the user.
+ */
+export async function verifyAssertion(
   ctx: ActionContext,
   provider: WebAuthnConfig,
-  ceremony: Authentication,
   response: CredentialResponse,
-): Promise<Identity> {
+  check: AssertionCheck,
+): Promise<{ stored: AdapterAuthenticator; userVerified: boolean }> {
   const rp = await relyingParty(ctx, provider)
-  checkClientData(response, { type: "webauthn.get", challenge: ceremony.challenge, rp })
+  checkClientData(response, { type: "webauthn.get", challenge: check.challenge, rp })
   const raw = response.response.authenticatorData
   const data = parseAuthenticatorData(
     (typeof raw === "string" && decodeBase64url(raw)) || new Uint8Array(0),
@@ -85,13 +100,14 @@ export async function verifyAuthentication(
   if (!(await isForRelyingParty(data.rpIdHash, rp.id))) {
     refuse("rp-id", "The response was made for another relying party")
   }
-  if (provider.userVerification === "required" && !data.userVerified) {
+  if (check.requireUserVerification && !data.userVerified) {
     refuse("user-verification", "The authenticator did not verify the user")
   }
 
   const adapter = webAuthnAdapter(ctx)
   const stored = await findAuthenticator(adapter, response.id)
-  if (!stored) refuse("unknown-credential", "No stored credential has this id")
+  if (!stored || !check.accept(stored))
+    refuse("unknown-credential", "No stored credential has this id")
   if (!isCounterValid(stored.counter, data.counter)) {
     refuse("counter", `The signature counter went from ${stored.counter} to ${data.counter}`)
   }
@@ -102,7 +118,7 @@ export async function verifyAuthentication(
   const { authenticationInfo } = await verifyWith<VerifiedAuthentication>(() =>
     library.verifyAuthenticationResponse({
       response,
-      expectedChallenge: ceremony.challenge,
+      expectedChallenge: check.challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       credential: {
@@ -111,13 +127,31 @@ export async function verifyAuthentication(
         counter: stored.counter,
         transports: stored.transports?.split(",").filter(Boolean),
       },
-      requireUserVerification: provider.userVerification === "required",
+      requireUserVerification: check.requireUserVerification,
       ...provider.verifyAuthenticationOptions,
     }),
   )
   const newCounter = authenticationInfo?.newCounter ?? data.counter
   await recordUse(adapter, stored.credentialID, newCounter)
+  return { stored, userVerified: data.userVerified }
+}
 
+/**
+ * Verifies an authentication; returns the identity of the credential's owner. A key stored as a
+ * second factor signs nobody in: it is something the user has, proven after a first factor.
+ */
+export async function verifyAuthentication(
+  ctx: ActionContext,
+  provider: WebAuthnConfig,
+  ceremony: Authentication,
+  response: CredentialResponse,
+): Promise<Identity> {
+  const { stored, userVerified } = await verifyAssertion(ctx, provider, response, {
+    challenge: ceremony.challenge,
+    requireUserVerification: provider.userVerification === "required",
+    accept: (credential) => credential.secondFactor !== true,
+  })
+  const adapter = webAuthnAdapter(ctx)
   const key = { provider: provider.id, providerAccountId: stored.providerAccountId }
   const user =
     (await callAdapter("getUserByAccount", () => adapter.getUserByAccount(key))) ??
@@ -126,6 +160,6 @@ export async function verifyAuthentication(
   return {
     user,
     account: { ...key, type: "webauthn", userId: user.id },
-    userVerified: data.userVerified,
+    userVerified,
   }
 }

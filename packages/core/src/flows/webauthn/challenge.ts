@@ -14,8 +14,35 @@ import { sealCookie, unsealCookie } from "../../cookies/seal.js"
 import { counterKey, counters } from "../../security/counter.js"
 import { WebAuthnVerificationError } from "../../errors.js"
 
-/** What a ceremony is for: signing in, or registering a credential for a user. */
+/**
+ * What a ceremony is for: signing in, or registering a credential for a user; or, for two-factor
+ * authentication, a security key's assertion at the code step of a pending sign-in
+ * (`second-factor`) or a key's registration as a second factor (`second-factor-register`). The
+ * second-factor ones name the pending sign-in they belong to (its nonce), so that a challenge of
+ * one ceremony is refused by every other: a primary sign-in's challenge proves no second factor,
+ * and a code step's challenge signs nobody in.
+ */
 export type Ceremony =
+  | {
+      action: "second-factor"
+      provider: string
+      challenge: string
+      expires: number
+      /** The pending sign-in's user. */
+      userId: string
+      /** The pending sign-in's nonce. */
+      pending: string
+    }
+  | {
+      action: "second-factor-register"
+      provider: string
+      challenge: string
+      expires: number
+      /** The user the key is for. */
+      userId: string
+      /** The pending sign-in's nonce, when it is a required setup; absent for a signed-in user. */
+      pending?: string
+    }
   | { action: "authenticate"; provider: string; challenge: string; expires: number }
   | {
       action: "register"
@@ -48,7 +75,10 @@ function parse(value: string): Ceremony | undefined {
   try {
     const ceremony = JSON.parse(value) as Ceremony
     const valid =
-      (ceremony.action === "authenticate" || ceremony.action === "register") &&
+      (ceremony.action === "authenticate" ||
+        ceremony.action === "register" ||
+        ceremony.action === "second-factor" ||
+        ceremony.action === "second-factor-register") &&
       typeof ceremony.challenge === "string" &&
       typeof ceremony.provider === "string" &&
       typeof ceremony.expires === "number"

@@ -23,6 +23,9 @@ export async function finishWebAuthn(
       `The response is for "${String(action)}", the challenge for "${ceremony.action}"`,
     )
   }
+  // A second factor's ceremony is finished by its own step (`/two-factor/security-key…`).
+  if (ceremony.action !== "register" && ceremony.action !== "authenticate")
+    refuse("challenge", "The challenge is that of a second factor, not of a sign-in")
   const response = postedResponse(ctx)
   return ceremony.action === "register"
     ? verifyRegistration(ctx, provider, ceremony, response)

@@ -5,6 +5,7 @@
  */
 import type { ActionContext } from "../../actions/context.js"
 import type { Account, User } from "../../types.js"
+import type { AdapterAuthenticator } from "../../adapters.js"
 import type { WebAuthnConfig } from "../../providers/webauthn.js"
 import { callAdapter } from "../../session/adapter-call.js"
 import type { Identity } from "../../session/identity.js"
@@ -59,23 +60,30 @@ async function registeringUser(ctx: ActionContext, ceremony: Registration): Prom
   return { id: ceremony.user.id, email, name: ceremony.user.name ?? null, image: null }
 }
 
-/** Verifies a registration; returns the identity to sign in, with the new authenticator. */
-export async function verifyRegistration(
+/** A new credential, verified, as it is to be stored (without its user). */
+export type NewCredential = Omit<AdapterAuthenticator, "userId">
+
+/**
+ * Verifies a new credential's registration response against `challenge` (this site's origin and
+ * RP id, the attestation policy) and checks it is not registered already; returns it as it is to
+ * be stored.
+ */
+export async function verifyNewCredential(
   ctx: ActionContext,
   provider: WebAuthnConfig,
-  ceremony: Registration,
   response: CredentialResponse,
-): Promise<Identity> {
+  { challenge, requireUserVerification }: { challenge: string; requireUserVerification: boolean },
+): Promise<NewCredential> {
   const rp = await relyingParty(ctx, provider)
-  checkClientData(response, { type: "webauthn.create", challenge: ceremony.challenge, rp })
+  checkClientData(response, { type: "webauthn.create", challenge, rp })
   const library = await simpleWebAuthn(provider)
   const { registrationInfo } = await verifyWith<VerifiedRegistration>(() =>
     library.verifyRegistrationResponse({
       response,
-      expectedChallenge: ceremony.challenge,
+      expectedChallenge: challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
-      requireUserVerification: provider.userVerification === "required",
+      requireUserVerification,
       supportedAlgorithmIDs: provider.supportedAlgorithmIDs,
       ...provider.verifyRegistrationOptions,
     }),
@@ -93,27 +101,40 @@ export async function verifyRegistration(
     if (known) refuse("credential-exists", "This credential is registered already")
   }
   const credentialID = forms[0]!
+  return {
+    credentialID,
+    providerAccountId: credentialID,
+    credentialPublicKey: toBase64(credential.publicKey),
+    counter: credential.counter,
+    credentialDeviceType: registrationInfo.credentialDeviceType,
+    credentialBackedUp: registrationInfo.credentialBackedUp,
+    transports: credential.transports?.length ? credential.transports.join(",") : null,
+    // Stored only by adapters that keep Latch's passkey fields (see passkey-fields.ts).
+    ...newPasskeyFields(registrationInfo.aaguid, ctx.request.headers.get("user-agent")),
+  }
+}
 
+/** Verifies a registration; returns the identity to sign in, with the new authenticator. */
+export async function verifyRegistration(
+  ctx: ActionContext,
+  provider: WebAuthnConfig,
+  ceremony: Registration,
+  response: CredentialResponse,
+): Promise<Identity> {
+  const authenticator = await verifyNewCredential(ctx, provider, response, {
+    challenge: ceremony.challenge,
+    requireUserVerification: provider.userVerification === "required",
+  })
   const user = await registeringUser(ctx, ceremony)
   const account: Account = {
     provider: provider.id,
     type: "webauthn",
-    providerAccountId: credentialID,
+    providerAccountId: authenticator.credentialID,
   }
   return {
     user,
     account,
-    authenticator: {
-      credentialID,
-      providerAccountId: credentialID,
-      credentialPublicKey: toBase64(credential.publicKey),
-      counter: credential.counter,
-      credentialDeviceType: registrationInfo.credentialDeviceType,
-      credentialBackedUp: registrationInfo.credentialBackedUp,
-      transports: credential.transports?.length ? credential.transports.join(",") : null,
-      // Stored only by adapters that keep Latch's passkey fields (see passkey-fields.ts).
-      ...newPasskeyFields(registrationInfo.aaguid, ctx.request.headers.get("user-agent")),
-    },
+    authenticator,
     isNewUser: !ceremony.exists,
     ...(ceremony.signUp !== undefined ? { emailProven: true } : {}),
   }

@@ -1,0 +1,41 @@
+/**
+ * The code step answered with a security key: an assertion for the challenge made for this very
+ * pending sign-in (`key-options.ts`), by one of the user's credentials other than the sign-in's
+ * first factor. The challenge is spent whatever the outcome; the signature counter must move
+ * forward (`webauthn/authenticate.ts`). Counted like a code (`verify.ts`).
+ */
+import type { ActionContext } from "../../actions/context.js"
+import type { AdapterUser } from "../../adapters.js"
+import { useCeremony } from "../webauthn/challenge.js"
+import { verifyAssertion } from "../webauthn/authenticate.js"
+import { postedResponse, refuse } from "../webauthn/response.js"
+import { codeStepCredentials } from "./key-options.js"
+import { keyAdapter, keyProvider } from "./keys.js"
+import type { HeldSignIn } from "./pending.js"
+import { checkKeyAttempt } from "./verify.js"
+
+/** Checks the posted assertion (`data`) for the code step of `pending`; throws when refused. */
+export async function checkKeyAtCodeStep(
+  ctx: ActionContext,
+  user: AdapterUser,
+  pending: HeldSignIn,
+): Promise<void> {
+  const provider = keyProvider(ctx)
+  keyAdapter(ctx)
+  await checkKeyAttempt(ctx, user, async () => {
+    const ceremony = await useCeremony(ctx, provider.id)
+    if (
+      ceremony.action !== "second-factor" ||
+      ceremony.userId !== user.id ||
+      ceremony.pending !== pending.nonce
+    )
+      refuse("challenge", "The challenge was not made for this sign-in's code step")
+    const response = postedResponse(ctx)
+    const allowed = new Set((await codeStepCredentials(ctx, pending)).map((a) => a.credentialID))
+    await verifyAssertion(ctx, provider, response, {
+      challenge: ceremony.challenge,
+      requireUserVerification: false,
+      accept: (stored) => stored.userId === user.id && allowed.has(stored.credentialID),
+    })
+  })
+}
