@@ -449,7 +449,7 @@ describe.each(["database", "jwt"] as const)(
         string,
         unknown
       >
-      expect(account.twoFactor).toEqual({ enabled: true })
+      expect(account.twoFactor).toEqual({ enabled: true, app: true, securityKeys: [] })
       const refused = await post(browser, "/auth/two-factor/disable", {
         code: "123456",
         callbackUrl: "/profile",
@@ -475,7 +475,7 @@ describe.each(["database", "jwt"] as const)(
       const request = new Request(`${ORIGIN}/profile`, {
         headers: { cookie: browser.cookieHeader() },
       })
-      expect(await getTwoFactorStatus(request, config)).toEqual({ enabled: false })
+      expect(await getTwoFactorStatus(request, config)).toEqual({ enabled: false, app: false, securityKeys: [] })
       expect(await getTwoFactorStatus(new Request(`${ORIGIN}/profile`), config)).toBeNull()
       // Signing in asks no code any more.
       const fresh = new Browser(config)

@@ -1,0 +1,408 @@
+/**
+ * Security keys (and passkeys) as a second factor, through `Auth()` with real WebAuthn payloads
+ * from a software authenticator answering as a key without user verification: enrolling one
+ * from the two-factor settings, the code step answered with it, the enrol step of
+ * `twoFactor.required`, removal, and what a stolen session, another user's key, a replayed
+ * assertion and a challenge of the wrong ceremony get. On both session strategies.
+ */
+import { describe, expect, it, vi } from "vitest"
+import { getTwoFactorStatus } from "../../src/index.js"
+import { SoftAuthenticator, type CeremonyInput } from "../helpers/authenticator.js"
+import {
+  addPasskey,
+  app,
+  enrol,
+  owner,
+  passkeyOptions,
+  passkeySignIn,
+  post,
+  reauthenticationAsked,
+  signIn,
+  steal,
+  type App,
+} from "../helpers/account-security.js"
+import { authRequest, Browser, ORIGIN } from "../helpers/request.js"
+import type { AuthConfig } from "../../src/types.js"
+
+const ceremony = (challenge: string): CeremonyInput => ({
+  challenge,
+  origin: ORIGIN,
+  rpId: "localhost",
+  // A security key without a PIN: present, not verified.
+  flags: { userVerified: false },
+})
+
+function withEvents(context: App) {
+  const more = {
+    twoFactorEnrolled: vi.fn(),
+    twoFactorVerified: vi.fn(),
+    twoFactorFailed: vi.fn(),
+    twoFactorDisabled: vi.fn(),
+  }
+  context.config.events = { ...context.config.events, ...more }
+  return { ...context, more }
+}
+
+async function keyOptions(browser: Browser, step: "security-key" | "security-key-setup") {
+  const response = await browser.fetch(`/auth/two-factor/${step}`)
+  return { response, body: (await response.json()) as Record<string, any> }
+}
+
+/** Adds a security key from `browser`; the answer (JSON, `X-Auth-Return-Redirect: 1`). */
+async function addKey(browser: Browser, key = new SoftAuthenticator()) {
+  const { response, body } = await keyOptions(browser, "security-key-setup")
+  if (response.status !== 200) return { refused: { response, body }, key }
+  const { credential, response: created } = key.create(
+    ceremony(body.options.challenge),
+    body.options.user.id,
+  )
+  const answer = await browser.fetch("/auth/two-factor/security-key-setup", {
+    form: {
+      csrfToken: await browser.csrfToken(),
+      data: JSON.stringify(created),
+      callbackUrl: "/profile",
+    },
+    headers: { "x-auth-return-redirect": "1" },
+  })
+  return { answer, body: (await answer.json()) as Record<string, any>, credential, key, options: body.options }
+}
+
+/** Answers the code step of `browser`'s pending sign-in with `credential` of `key`. */
+async function answerWithKey(
+  browser: Browser,
+  key: SoftAuthenticator,
+  credential: Parameters<SoftAuthenticator["get"]>[0],
+  options?: Record<string, any>,
+) {
+  const challenge = options?.challenge ?? (await keyOptions(browser, "security-key")).body.options.challenge
+  const assertion = key.get(credential, ceremony(challenge))
+  return post(browser, "/auth/two-factor/security-key", { data: JSON.stringify(assertion) })
+}
+
+async function adaWithKey(strategy: "jwt" | "database", extra: Partial<AuthConfig> = {}) {
+  const context = withEvents(app({ strategy, extra }))
+  const user = await owner(context.adapter)
+  const browser = new Browser(context.config)
+  await signIn(browser)
+  const added = await addKey(browser)
+  expect(added.answer!.status).toBe(200)
+  return { ...context, user, browser, ...added }
+}
+
+describe.each(["jwt", "database"] as const)("security keys as a second factor (%s)", (strategy) => {
+  it("enrols a key with discouraged resident key and user verification; recovery codes once", async () => {
+    const context = withEvents(app({ strategy }))
+    const user = await owner(context.adapter)
+    const browser = new Browser(context.config)
+    await signIn(browser)
+    const { credential: passkey } = await addPasskey(browser)
+    context.events.accountChanged.mockClear()
+    const mailsBefore = context.mails.length
+
+    const { answer, body, options } = await addKey(browser)
+    expect(options.authenticatorSelection).toMatchObject({
+      residentKey: "discouraged",
+      requireResidentKey: false,
+      userVerification: "discouraged",
+    })
+    // The user's passkey is excluded: the same credential twice would only confuse.
+    expect(options.excludeCredentials.map((c: { id: string }) => c.id)).toEqual([passkey!.id])
+    expect(answer!.status).toBe(200)
+    expect(body.recoveryCodes).toHaveLength(10)
+    expect(new URL(body.url).pathname).toBe("/profile")
+
+    const stored = [...context.adapter.authenticators.values()].filter((a) => a.secondFactor)
+    expect(stored).toHaveLength(1)
+    expect(stored[0]!.userId).toBe(user.id)
+    // No account row: a key is no way in by itself.
+    const accounts = [...context.adapter.accounts.values()].filter(
+      (a) => a.providerAccountId === stored[0]!.credentialID,
+    )
+    expect(accounts).toHaveLength(0)
+    expect(context.events.accountChanged).toHaveBeenCalledWith(
+      expect.objectContaining({ change: { type: "securityKeyAdded" } }),
+    )
+    expect(context.mails.length).toBe(mailsBefore + 1)
+    expect(context.mails.at(-1)!.subject).toMatch(/security key was added/i)
+    expect(context.more.twoFactorEnrolled).toHaveBeenCalledTimes(1)
+
+    const status = await getTwoFactorStatus(
+      authRequest("/profile", { headers: { cookie: browser.cookieHeader() } }),
+      context.config,
+    )
+    expect(status).toMatchObject({ enabled: true, app: false })
+    expect(status!.securityKeys.map((k) => k.id)).toEqual([stored[0]!.credentialID])
+
+    // A second key: no new recovery codes, no second "enrolled".
+    const second = await addKey(browser)
+    expect(second.body.recoveryCodes).toBeUndefined()
+    expect(context.more.twoFactorEnrolled).toHaveBeenCalledTimes(1)
+  })
+
+  it("an ordinary passkey does not turn two-factor authentication on", async () => {
+    const context = app({ strategy })
+    await owner(context.adapter)
+    const browser = new Browser(context.config)
+    await signIn(browser)
+    await addPasskey(browser)
+    const next = new Browser(context.config)
+    const { location } = await signIn(next)
+    expect(location!.pathname).toBe("/home")
+  })
+
+  it("the code step takes the key: the sign-in completes as with a right code", async () => {
+    const { config, key, credential, more } = await adaWithKey(strategy)
+    const browser = new Browser(config)
+    const first = await signIn(browser)
+    expect(first.location!.pathname).toBe("/auth/two-factor")
+    expect(await browser.session()).toBeNull()
+
+    const { body } = await keyOptions(browser, "security-key")
+    expect(body.options.userVerification).toBe("discouraged")
+    expect(body.options.allowCredentials.map((c: { id: string }) => c.id)).toEqual([credential!.id])
+    const { location } = await answerWithKey(browser, key, credential!, body.options)
+    expect(location!.pathname).toBe("/home")
+    expect((await browser.session())!.user.email).toBe("ada@example.com")
+    expect(more.twoFactorVerified).toHaveBeenCalledWith(
+      expect.objectContaining({ method: "security-key" }),
+    )
+  })
+
+  it("the user's passkey proves possession at the code step too", async () => {
+    const { config, browser, adapter } = await adaWithKey(strategy)
+    const { credential: passkey, authenticator } = await addPasskey(browser)
+    expect([...adapter.authenticators.values()].filter((a) => !a.secondFactor)).toHaveLength(1)
+    const next = new Browser(config)
+    await signIn(next)
+    const { location } = await answerWithKey(next, authenticator!, passkey!)
+    expect(location!.pathname).toBe("/home")
+  })
+
+  it("TOTP-less key users still have recovery codes; a typed code is wrong", async () => {
+    const { config, body } = await adaWithKey(strategy)
+    const browser = new Browser(config)
+    await signIn(browser)
+    const wrong = await post(browser, "/auth/two-factor", { code: "123456" })
+    expect(wrong.location!.searchParams.get("code")).toBe("wrong_code")
+    const right = await post(browser, "/auth/two-factor", { recoveryCode: body.recoveryCodes[0] })
+    expect(right.location!.pathname).toBe("/home")
+  })
+
+  it("a key without user verification cannot sign in as a passkey", async () => {
+    const { config, key, credential } = await adaWithKey(strategy)
+    const { answer } = await passkeySignIn(config, key, credential!, { userVerified: true })
+    expect(answer.location!.searchParams.get("code")).toBe("unknown-credential")
+  })
+
+  it("removing one of two keys keeps it on; removing the last turns it off", async () => {
+    const { config, browser, adapter, more, events, credential } = await adaWithKey(strategy)
+    const second = await addKey(browser)
+    const remove = (id: string) =>
+      post(browser, "/auth/two-factor/security-key-remove", { id, callbackUrl: "/profile" })
+    const ids = [...adapter.authenticators.values()].map((a) => a.credentialID)
+    expect((await remove(ids[0]!)).location!.pathname).toBe("/profile")
+    expect(more.twoFactorDisabled).not.toHaveBeenCalled()
+    expect(events.accountChanged).toHaveBeenLastCalledWith(
+      expect.objectContaining({ change: { type: "securityKeyRemoved" } }),
+    )
+    expect((await signIn(new Browser(config))).location!.pathname).toBe("/auth/two-factor")
+
+    await remove(ids[1]!)
+    expect(more.twoFactorDisabled).toHaveBeenCalledTimes(1)
+    expect(events.accountChanged).toHaveBeenLastCalledWith(
+      expect.objectContaining({ change: { type: "twoFactorDisabled" } }),
+    )
+    expect(adapter.authenticators.size).toBe(0)
+    expect((await signIn(new Browser(config))).location!.pathname).toBe("/home")
+    void second
+    void credential
+  })
+
+  it("an unknown key id is a clear refusal", async () => {
+    const { browser } = await adaWithKey(strategy)
+    const { location } = await post(browser, "/auth/two-factor/security-key-remove", {
+      id: "nope",
+    })
+    expect(location!.searchParams.get("code")).toBe("not_found")
+  })
+
+  it("twoFactor.required: the enrol step is satisfied by a key alone", async () => {
+    const context = withEvents(
+      app({ strategy, extra: { twoFactor: { required: () => true } } }),
+    )
+    await owner(context.adapter)
+    const browser = new Browser(context.config)
+    const first = await signIn(browser)
+    expect(first.location!.pathname).toBe("/auth/two-factor")
+    expect(await browser.session()).toBeNull()
+    const added = await addKey(browser)
+    expect(added.answer!.status).toBe(200)
+    expect(added.body.recoveryCodes).toHaveLength(10)
+    expect(new URL(added.body.url).pathname).toBe("/home")
+    expect((await browser.session())!.user.email).toBe("ada@example.com")
+    // Next time, the key is asked for.
+    const next = new Browser(context.config)
+    await signIn(next)
+    const { location } = await answerWithKey(next, added.key, added.credential!)
+    expect(location!.pathname).toBe("/home")
+  })
+
+  it("an adapter without updateAuthenticator gets MissingAdapterMethods", async () => {
+    const context = app({ strategy })
+    await owner(context.adapter)
+    const browser = new Browser(context.config)
+    await signIn(browser)
+    delete (context.adapter as { updateAuthenticator?: unknown }).updateAuthenticator
+    const response = await browser.fetch("/auth/two-factor/security-key-setup")
+    expect(response.status).toBeGreaterThanOrEqual(300)
+    expect(context.config.logger!.error).toHaveBeenCalledWith(
+      expect.objectContaining({
+        type: "MissingAdapterMethods",
+        message: expect.stringContaining("updateAuthenticator"),
+      }),
+    )
+  })
+})
+
+describe.each(["jwt", "database"] as const)("attacks on security keys (%s)", (strategy) => {
+  it("a stolen session alone cannot enrol a key (fresh proof is asked)", async () => {
+    const context = app({ strategy })
+    await owner(context.adapter)
+    const victim = new Browser(context.config)
+    await signIn(victim)
+    const thief = steal(victim)
+    const { refused } = await addKey(thief)
+    expect(refused!.response.status).toBe(403)
+    expect(refused!.body.error).toBe("ReauthenticationRequired")
+    reauthenticationAsked(new URL(refused!.body.url))
+
+    // Nor with options the victim's browser got: the post asks for proof again.
+    const { body } = await keyOptions(victim, "security-key-setup")
+    const { response: created } = new SoftAuthenticator().create(
+      ceremony(body.options.challenge),
+      body.options.user.id,
+    )
+    thief.cookies.set("authjs.challenge", victim.cookies.get("authjs.challenge") ?? "")
+    for (const [name, value] of victim.cookies)
+      if (name.includes("challenge")) thief.cookies.set(name, value)
+    const { location } = await post(thief, "/auth/two-factor/security-key-setup", {
+      data: JSON.stringify(created),
+    })
+    reauthenticationAsked(location)
+    expect(context.adapter.authenticators.size).toBe(0)
+  })
+
+  it("a stolen session alone cannot remove a key", async () => {
+    const { browser, adapter } = await adaWithKey(strategy)
+    const thief = steal(browser)
+    const [id] = [...adapter.authenticators.keys()]
+    const { location } = await post(thief, "/auth/two-factor/security-key-remove", { id: id! })
+    reauthenticationAsked(location)
+    expect(adapter.authenticators.size).toBe(1)
+  })
+
+  it("another user's key is refused at the code step", async () => {
+    const { config, adapter, more } = await adaWithKey(strategy)
+    // Bob has a key of his own.
+    await owner(adapter, "bob@example.com")
+    const bob = new Browser(config)
+    await signIn(bob, { email: "bob@example.com" })
+    const bobs = await addKey(bob)
+    expect(bobs.answer!.status).toBe(200)
+
+    const browser = new Browser(config)
+    await signIn(browser)
+    const { location } = await answerWithKey(browser, bobs.key, bobs.credential!)
+    expect(location!.pathname).toBe("/auth/two-factor")
+    expect(location!.searchParams.get("code")).toBe("key_refused")
+    expect(await browser.session()).toBeNull()
+    expect(more.twoFactorFailed).toHaveBeenCalledWith(
+      expect.objectContaining({ reason: "key_refused" }),
+    )
+  })
+
+  it("a replayed assertion is refused", async () => {
+    const { config, key, credential } = await adaWithKey(strategy)
+    const browser = new Browser(config)
+    await signIn(browser)
+    const { body } = await keyOptions(browser, "security-key")
+    const assertion = key.get(credential!, ceremony(body.options.challenge))
+    const challengeCookies = [...browser.cookies].filter(([name]) => name.includes("challenge"))
+    const first = await post(browser, "/auth/two-factor/security-key", {
+      data: JSON.stringify(assertion),
+    })
+    expect(first.location!.pathname).toBe("/home")
+
+    // The same request again, from a browser holding the same pending sign-in and challenge.
+    const again = new Browser(config)
+    await signIn(again)
+    for (const [name, value] of challengeCookies) again.cookies.set(name, value)
+    const replay = await post(again, "/auth/two-factor/security-key", {
+      data: JSON.stringify(assertion),
+    })
+    expect(replay.location!.searchParams.get("code")).toBe("key_refused")
+    expect(await again.session()).toBeNull()
+  })
+
+  it("a counter that goes back is refused", async () => {
+    const { config, key, credential } = await adaWithKey(strategy)
+    const browser = new Browser(config)
+    await signIn(browser)
+    const { body } = await keyOptions(browser, "security-key")
+    await post(browser, "/auth/two-factor/security-key", {
+      data: JSON.stringify(key.get(credential!, ceremony(body.options.challenge), { counter: 5 })),
+    })
+    const next = new Browser(config)
+    await signIn(next)
+    const options = (await keyOptions(next, "security-key")).body.options
+    const { location } = await post(next, "/auth/two-factor/security-key", {
+      data: JSON.stringify(key.get(credential!, ceremony(options.challenge), { counter: 3 })),
+    })
+    expect(location!.searchParams.get("code")).toBe("key_refused")
+  })
+
+  it("a primary sign-in's challenge is refused at the code step", async () => {
+    const { config, key, credential } = await adaWithKey(strategy)
+    const browser = new Browser(config)
+    await signIn(browser)
+    const { body } = await passkeyOptions(browser, "authenticate")
+    const { location } = await answerWithKey(browser, key, credential!, body.options)
+    expect(location!.searchParams.get("code")).toBe("key_refused")
+    expect(await browser.session()).toBeNull()
+  })
+
+  it("a code step's challenge signs nobody in as a primary sign-in", async () => {
+    const { config, browser } = await adaWithKey(strategy)
+    const { credential: passkey, authenticator } = await addPasskey(browser)
+    const next = new Browser(config)
+    await signIn(next)
+    const { body } = await keyOptions(next, "security-key")
+    const assertion = authenticator!.get(passkey!, { ...ceremony(body.options.challenge), flags: {} })
+    const { location } = await post(next, "/auth/callback/passkey", {
+      action: "authenticate",
+      data: JSON.stringify(assertion),
+    })
+    expect(location!.searchParams.get("code")).toBe("challenge")
+    expect(await next.session()).toBeNull()
+  })
+
+  it("the passkey of a sign-in without user verification is not its own second factor", async () => {
+    const { config, browser } = await adaWithKey(strategy)
+    const { credential: passkey, authenticator } = await addPasskey(browser)
+    const { browser: next, answer } = await passkeySignIn(config, authenticator!, passkey!, {
+      userVerified: false,
+    })
+    expect(answer.location!.pathname).toBe("/auth/two-factor")
+    const { body } = await keyOptions(next, "security-key")
+    expect(body.options.allowCredentials.map((c: { id: string }) => c.id)).not.toContain(passkey!.id)
+    const { location } = await answerWithKey(next, authenticator!, passkey!, body.options)
+    expect(location!.searchParams.get("code")).toBe("key_refused")
+  })
+
+  it("the code step's options need a pending sign-in, not a session", async () => {
+    const { browser } = await adaWithKey(strategy)
+    const response = await browser.fetch("/auth/two-factor/security-key")
+    expect(response.status).toBeGreaterThanOrEqual(300)
+    expect(response.status).toBeLessThan(500)
+  })
+})
