@@ -20,6 +20,7 @@ import { reauthenticationUrl } from "../account/step-url.js"
 import { ReauthenticationRequired } from "../errors.js"
 import { redirectTo } from "../response/redirect.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
+import type { HeldSignIn } from "../flows/two-factor/pending.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
 import {
@@ -32,15 +33,42 @@ import {
 
 const NO_STORE = { "cache-control": "no-store" }
 
-function optionsAnswer(options: Record<string, unknown>): ResponseInternal {
-  return { status: 200, headers: NO_STORE, body: { options } }
+/** `{ action, options }`, as `webauthn-options` answers (the browser clients read `action`). */
+function optionsAnswer(
+  action: "authenticate" | "register",
+  options: Record<string, unknown>,
+): ResponseInternal {
+  return { status: 200, headers: NO_STORE, body: { action, options } }
+}
+
+/**
+ * What the built-in pages offer: the key step's URL when keys can be used here (a WebAuthn
+ * provider, an adapter with Latch's passkey fields) — for the code step, only when the pending
+ * sign-in's user has a credential to answer with.
+ */
+export async function keyUrls(
+  ctx: ActionContext,
+  pending?: HeldSignIn,
+): Promise<{ keyUrl?: string; keySetupUrl?: string }> {
+  const { keyAdapter, keyProvider } = await import("../flows/two-factor/keys.js")
+  try {
+    keyProvider(ctx)
+    keyAdapter(ctx)
+  } catch {
+    return {}
+  }
+  const base = `${ctx.actionBase}/two-factor`
+  if (!pending) return { keySetupUrl: `${base}/security-key-setup` }
+  const { codeStepCredentials } = await import("../flows/two-factor/key-options.js")
+  const usable = (await codeStepCredentials(ctx, pending)).length > 0
+  return usable ? { keyUrl: `${base}/security-key` } : {}
 }
 
 /** GET `security-key`: assertion options bound to the pending sign-in. */
 export async function keyOptions(ctx: ActionContext): Promise<ResponseInternal> {
   const { pending } = await pendingOf(ctx, "verify")
   const { keyAssertionOptions } = await import("../flows/two-factor/key-options.js")
-  return optionsAnswer(await keyAssertionOptions(ctx, pending))
+  return optionsAnswer("authenticate", await keyAssertionOptions(ctx, pending))
 }
 
 /** POST `security-key`: the code step answered with a key. */
@@ -83,10 +111,11 @@ async function unlessFresh(
 export async function keySetupOptions(ctx: ActionContext): Promise<ResponseInternal> {
   const { keyRegistrationOptions } = await import("../flows/two-factor/key-options.js")
   const signIn = await enrolling(ctx)
-  if (signIn) return optionsAnswer(await keyRegistrationOptions(ctx, signIn.user, signIn.pending))
+  if (signIn)
+    return optionsAnswer("register", await keyRegistrationOptions(ctx, signIn.user, signIn.pending))
   const user = await signedInUser(ctx)
   const refusal = await unlessFresh(ctx, user)
-  return refusal ?? optionsAnswer(await keyRegistrationOptions(ctx, user))
+  return refusal ?? optionsAnswer("register", await keyRegistrationOptions(ctx, user))
 }
 
 /** POST `security-key-setup`: stores the key; shows recovery codes when it is the first factor. */

@@ -23,7 +23,14 @@ import { ensureCSRFToken } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { ResponseInternal } from "../types.js"
 import type { ActionContext } from "./context.js"
-import { keyAnswer, keyOptions, keyRemove, keySetup, keySetupOptions } from "./two-factor-key.js"
+import {
+  keyAnswer,
+  keyOptions,
+  keyRemove,
+  keySetup,
+  keySetupOptions,
+  keyUrls,
+} from "./two-factor-key.js"
 import {
   completeSignIn,
   currentToken,
@@ -104,13 +111,18 @@ export async function twoFactorPage(ctx: ActionContext): Promise<ResponseInterna
   if (!pending) throw new TwoFactorError("no pending sign-in", { code: "expired" })
   if (pending.mode === "enrol")
     return redirectTo(ctx, pages.twoFactorSetup ?? `${ctx.actionBase}/two-factor/setup`)
-  const { renderTwoFactorPage } = await import("../pages/two-factor.js")
+  const [{ renderTwoFactorPage }, { hasTotp }] = await Promise.all([
+    import("../pages/two-factor.js"),
+    import("../flows/two-factor/store.js"),
+  ])
   return htmlResponse(
     renderTwoFactorPage({
       theme: ctx.config.theme,
       csrfToken: await ensureCSRFToken(ctx),
       action: `${ctx.actionBase}/two-factor`,
       code: ctx.request.query.error ? ctx.request.query.code : undefined,
+      app: await hasTotp(ctx, pending.userId),
+      ...(await keyUrls(ctx, pending)),
     }),
   )
 }
@@ -146,6 +158,8 @@ async function setupPage(ctx: ActionContext, pendingUserId: string | null) {
       replacing: setup.replacing,
       callbackUrl: pendingUserId ? undefined : await resolveCallbackUrl(ctx),
       code: ctx.request.query.error ? ctx.request.query.code : undefined,
+      // A key is another first factor to set up, not a replacement of the app's.
+      ...(setup.replacing ? {} : await keyUrls(ctx)),
     }),
   )
 }

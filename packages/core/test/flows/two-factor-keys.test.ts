@@ -7,7 +7,11 @@
  */
 import { describe, expect, it, vi } from "vitest"
 import { getTwoFactorStatus } from "../../src/index.js"
-import { SoftAuthenticator, type CeremonyInput } from "../helpers/authenticator.js"
+import {
+  SoftAuthenticator,
+  type CeremonyInput,
+  type SoftCredential,
+} from "../helpers/authenticator.js"
 import {
   addPasskey,
   app,
@@ -49,9 +53,19 @@ async function keyOptions(browser: Browser, step: "security-key" | "security-key
 }
 
 /** Adds a security key from `browser`; the answer (JSON, `X-Auth-Return-Redirect: 1`). */
-async function addKey(browser: Browser, key = new SoftAuthenticator()) {
+/** What adding a key gave: the refusal of its options, or the answer of its registration. */
+interface KeyAdded {
+  refused?: { response: Response; body: Record<string, any> }
+  answer?: Response
+  body: Record<string, any>
+  options: Record<string, any>
+  credential?: SoftCredential
+  key: SoftAuthenticator
+}
+
+async function addKey(browser: Browser, key = new SoftAuthenticator()): Promise<KeyAdded> {
   const { response, body } = await keyOptions(browser, "security-key-setup")
-  if (response.status !== 200) return { refused: { response, body }, key }
+  if (response.status !== 200) return { refused: { response, body }, body: {}, options: {}, key }
   const { credential, response: created } = key.create(
     ceremony(body.options.challenge),
     body.options.user.id,
@@ -64,7 +78,13 @@ async function addKey(browser: Browser, key = new SoftAuthenticator()) {
     },
     headers: { "x-auth-return-redirect": "1" },
   })
-  return { answer, body: (await answer.json()) as Record<string, any>, credential, key, options: body.options }
+  return {
+    answer,
+    body: (await answer.json()) as Record<string, any>,
+    credential,
+    key,
+    options: body.options,
+  }
 }
 
 /** Answers the code step of `browser`'s pending sign-in with `credential` of `key`. */
@@ -74,7 +94,8 @@ async function answerWithKey(
   credential: Parameters<SoftAuthenticator["get"]>[0],
   options?: Record<string, any>,
 ) {
-  const challenge = options?.challenge ?? (await keyOptions(browser, "security-key")).body.options.challenge
+  const challenge =
+    options?.challenge ?? (await keyOptions(browser, "security-key")).body.options.challenge
   const assertion = key.get(credential, ceremony(challenge))
   return post(browser, "/auth/two-factor/security-key", { data: JSON.stringify(assertion) })
 }
@@ -227,9 +248,7 @@ describe.each(["jwt", "database"] as const)("security keys as a second factor (%
   })
 
   it("twoFactor.required: the enrol step is satisfied by a key alone", async () => {
-    const context = withEvents(
-      app({ strategy, extra: { twoFactor: { required: () => true } } }),
-    )
+    const context = withEvents(app({ strategy, extra: { twoFactor: { required: () => true } } }))
     await owner(context.adapter)
     const browser = new Browser(context.config)
     const first = await signIn(browser)
@@ -377,7 +396,10 @@ describe.each(["jwt", "database"] as const)("attacks on security keys (%s)", (st
     const next = new Browser(config)
     await signIn(next)
     const { body } = await keyOptions(next, "security-key")
-    const assertion = authenticator!.get(passkey!, { ...ceremony(body.options.challenge), flags: {} })
+    const assertion = authenticator!.get(passkey!, {
+      ...ceremony(body.options.challenge),
+      flags: {},
+    })
     const { location } = await post(next, "/auth/callback/passkey", {
       action: "authenticate",
       data: JSON.stringify(assertion),
@@ -394,7 +416,9 @@ describe.each(["jwt", "database"] as const)("attacks on security keys (%s)", (st
     })
     expect(answer.location!.pathname).toBe("/auth/two-factor")
     const { body } = await keyOptions(next, "security-key")
-    expect(body.options.allowCredentials.map((c: { id: string }) => c.id)).not.toContain(passkey!.id)
+    expect(body.options.allowCredentials.map((c: { id: string }) => c.id)).not.toContain(
+      passkey!.id,
+    )
     const { location } = await answerWithKey(next, authenticator!, passkey!, body.options)
     expect(location!.searchParams.get("code")).toBe("key_refused")
   })
@@ -404,5 +428,47 @@ describe.each(["jwt", "database"] as const)("attacks on security keys (%s)", (st
     const response = await browser.fetch("/auth/two-factor/security-key")
     expect(response.status).toBeGreaterThanOrEqual(300)
     expect(response.status).toBeLessThan(500)
+  })
+})
+
+describe("the built-in pages", () => {
+  it("the code step offers the key, and asks no app code of a user without an app", async () => {
+    const { config } = await adaWithKey("jwt")
+    const browser = new Browser(config)
+    await signIn(browser)
+    const page = await browser.fetch("/auth/two-factor")
+    const html = await page.text()
+    expect(html).toContain(`data-options-url="${ORIGIN}/auth/two-factor/security-key"`)
+    expect(html).toContain("Use a security key")
+    expect(html).not.toContain('name="code"')
+    expect(html).toContain('name="recoveryCode"')
+    const nonce = /<script nonce="([^"]+)"/.exec(html)![1]
+    expect(page.headers.get("content-security-policy")).toContain(`'nonce-${nonce}'`)
+  })
+
+  it("a user with only an app is not offered a key at the code step", async () => {
+    const context = app({ strategy: "jwt" })
+    await owner(context.adapter)
+    const browser = new Browser(context.config)
+    await signIn(browser)
+    const { secret } = await enrol(browser)
+    const next = new Browser(context.config)
+    await signIn(next)
+    const html = await (await next.fetch("/auth/two-factor")).text()
+    expect(html).toContain('name="code"')
+    expect(html).not.toContain("security-key")
+    expect(secret).toBeTruthy()
+  })
+
+  it("the setup page offers adding a key; the key's options say register", async () => {
+    const context = app({ strategy: "database" })
+    await owner(context.adapter)
+    const browser = new Browser(context.config)
+    await signIn(browser)
+    const html = await (await browser.fetch("/auth/two-factor/setup?callbackUrl=/profile")).text()
+    expect(html).toContain(`data-options-url="${ORIGIN}/auth/two-factor/security-key-setup"`)
+    expect(html).toContain('data-action="register"')
+    const { body } = await keyOptions(browser, "security-key-setup")
+    expect(body.action).toBe("register")
   })
 })

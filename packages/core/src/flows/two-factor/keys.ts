@@ -46,10 +46,7 @@ export async function authenticatorsOf(ctx: Ctx, userId: string): Promise<Adapte
 }
 
 /** The user's second-factor keys. */
-export async function secondFactorKeys(
-  ctx: Ctx,
-  userId: string,
-): Promise<AdapterAuthenticator[]> {
+export async function secondFactorKeys(ctx: Ctx, userId: string): Promise<AdapterAuthenticator[]> {
   return (await authenticatorsOf(ctx, userId)).filter((a) => a.secondFactor === true)
 }
 
