@@ -63,6 +63,7 @@ export {
   getTwoFactorStatus,
   type TwoFactorSetupData,
   type TwoFactorStatus,
+  type SecurityKeyDetails,
 } from "./two-factor.js"
 export type { AuthFormAction, RecoveryCodes, RecoveryCodesAction } from "./account-actions.js"
 export type { ProtectOptions, ProtectRule, RouteOfEvent } from "./protect.js"

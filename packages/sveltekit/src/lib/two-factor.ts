@@ -8,24 +8,22 @@
 import {
   beginTwoFactorSetup as beginSetup,
   getTwoFactorStatus as statusOf,
+  type SecurityKeyDetails,
   type TwoFactorSetupData,
+  type TwoFactorStatus,
 } from "@latch/core"
 import type { RequestEvent } from "@sveltejs/kit"
 import { configOf } from "./request-config.js"
 
-export type { TwoFactorSetupData }
+export type { SecurityKeyDetails, TwoFactorSetupData, TwoFactorStatus }
 
 type Event = Pick<RequestEvent, "locals" | "request">
 
-/** What `getTwoFactorStatus` says of the signed-in user. */
-export interface TwoFactorStatus {
-  /** Whether signing in asks a code of their authenticator app. */
-  enabled: boolean
-}
-
 /**
- * Whether the signed-in user has two-factor authentication on; `null` when the request has no
- * session. Needs an adapter (the factor is stored there).
+ * The signed-in user's two-factor authentication: `enabled`, whether an authenticator `app` is
+ * set up, and the `securityKeys` added as a second factor (each with its `id`, for
+ * `{basePath}/two-factor/security-key-remove`); `null` when the request has no session. Needs an
+ * adapter (the factors are stored there).
  *
  * @example
  * ```ts

@@ -36,6 +36,12 @@ import {
 
 export { signOut, getSession, updateSession } from "./client.js"
 export { signalPasskeys, type PasskeySignals } from "./passkey-signals.js"
+export {
+  addSecurityKey,
+  useSecurityKey,
+  type SecurityKeyOptions,
+  type SecurityKeyResult,
+} from "./security-key.js"
 export type {
   BasePathOption,
   SignInAuthorizationParams,

@@ -24,7 +24,7 @@ const encode = (buffer: ArrayBuffer) =>
     .replace(/=+$/, "")
 
 /** The options' JSON as the browser takes them (browsers before 2024 cannot parse it). */
-function requestOptions(options: Json): PublicKeyCredentialRequestOptions {
+export function requestOptions(options: Json): PublicKeyCredentialRequestOptions {
   const PKC = PublicKeyCredential as Json
   if (PKC.parseRequestOptionsFromJSON) return PKC.parseRequestOptionsFromJSON(options)
   return {
@@ -37,20 +37,42 @@ function requestOptions(options: Json): PublicKeyCredentialRequestOptions {
   } as PublicKeyCredentialRequestOptions
 }
 
-/** The assertion as JSON, as the server reads it. */
-function toJSON(credential: Json): Json {
+/** Registration options' JSON as the browser takes them. */
+export function creationOptions(options: Json): PublicKeyCredentialCreationOptions {
+  const PKC = PublicKeyCredential as Json
+  if (PKC.parseCreationOptionsFromJSON) return PKC.parseCreationOptionsFromJSON(options)
+  return {
+    ...options,
+    challenge: decode(options.challenge),
+    user: { ...options.user, id: decode(options.user.id) },
+    excludeCredentials: (options.excludeCredentials ?? []).map((c: Json) => ({
+      ...c,
+      id: decode(c.id),
+    })),
+  } as unknown as PublicKeyCredentialCreationOptions
+}
+
+/** The assertion (or a registration's attestation) as JSON, as the server reads it. */
+export function toJSON(credential: Json): Json {
   if (typeof credential.toJSON === "function") return credential.toJSON()
   const r = credential.response
+  const attested = r.attestationObject !== undefined
   return {
     id: credential.id,
     rawId: encode(credential.rawId),
     type: credential.type,
-    response: {
-      clientDataJSON: encode(r.clientDataJSON),
-      authenticatorData: encode(r.authenticatorData),
-      signature: encode(r.signature),
-      ...(r.userHandle ? { userHandle: encode(r.userHandle) } : {}),
-    },
+    response: attested
+      ? {
+          clientDataJSON: encode(r.clientDataJSON),
+          attestationObject: encode(r.attestationObject),
+          transports: r.getTransports?.() ?? [],
+        }
+      : {
+          clientDataJSON: encode(r.clientDataJSON),
+          authenticatorData: encode(r.authenticatorData),
+          signature: encode(r.signature),
+          ...(r.userHandle ? { userHandle: encode(r.userHandle) } : {}),
+        },
     clientExtensionResults: credential.getClientExtensionResults(),
     authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
   }
