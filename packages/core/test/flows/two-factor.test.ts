@@ -475,7 +475,11 @@ describe.each(["database", "jwt"] as const)(
       const request = new Request(`${ORIGIN}/profile`, {
         headers: { cookie: browser.cookieHeader() },
       })
-      expect(await getTwoFactorStatus(request, config)).toEqual({ enabled: false, app: false, securityKeys: [] })
+      expect(await getTwoFactorStatus(request, config)).toEqual({
+        enabled: false,
+        app: false,
+        securityKeys: [],
+      })
       expect(await getTwoFactorStatus(new Request(`${ORIGIN}/profile`), config)).toBeNull()
       // Signing in asks no code any more.
       const fresh = new Browser(config)
