@@ -13,6 +13,7 @@ const MESSAGES: Record<string, string> = {
   not_enrolled: "Two-factor authentication is not on.",
   signed_out: "You are signed out: sign in again, then try again.",
   unverified: "Confirm your address first: follow the link we mailed you.",
+  key_refused: "That security key was not accepted: use a key you added to this account.",
 }
 
 /** A message for a refusal's code; a generic one for a code it does not know. */
