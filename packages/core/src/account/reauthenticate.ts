@@ -62,6 +62,7 @@ export async function reauthenticationOptions(
   const adapter = ctx.config.adapter!
   const secondFactor = await usesSecondFactor(ctx, user.id)
   const passkey = passkeyProviderOf(ctx)
+  // Passkeys that sign in: a key kept as a second factor signs nobody in, here neither.
   const hasPasskey =
     passkey !== undefined &&
     typeof adapter.listAuthenticatorsByUserId === "function" &&
@@ -69,7 +70,7 @@ export async function reauthenticationOptions(
       await callAdapter("listAuthenticatorsByUserId", () =>
         adapter.listAuthenticatorsByUserId!(user.id),
       )
-    ).length > 0
+    ).some((authenticator) => authenticator.secondFactor !== true)
   const methods: ReauthenticationMethod[] = []
   if (secondFactor) methods.push("code")
   if (hasPasskey) methods.push("passkey")

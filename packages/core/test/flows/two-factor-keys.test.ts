@@ -6,7 +6,7 @@
  * assertion and a challenge of the wrong ceremony get. On both session strategies.
  */
 import { describe, expect, it, vi } from "vitest"
-import { getTwoFactorStatus } from "../../src/index.js"
+import { getReauthentication, getTwoFactorStatus } from "../../src/index.js"
 import {
   SoftAuthenticator,
   type CeremonyInput,
@@ -428,6 +428,29 @@ describe.each(["jwt", "database"] as const)("attacks on security keys (%s)", (st
     const response = await browser.fetch("/auth/two-factor/security-key")
     expect(response.status).toBeGreaterThanOrEqual(300)
     expect(response.status).toBeLessThan(500)
+  })
+})
+
+describe("re-authentication of a user whose second factor is a key", () => {
+  it("offers no passkey (a key signs nobody in) and takes a recovery code", async () => {
+    const { config, body } = await adaWithKey("database")
+    const browser = new Browser(config)
+    await signIn(browser)
+    // The code step answered with a recovery code: signed in, proven with the second factor.
+    await post(browser, "/auth/two-factor", { recoveryCode: body.recoveryCodes[1] })
+    const reauthentication = await getReauthentication(
+      authRequest("/profile", { headers: { cookie: browser.cookieHeader() } }),
+      config,
+    )
+    expect(reauthentication!.methods).toEqual(["code"])
+    const html = await (await browser.fetch("/auth/reauthenticate")).text()
+    expect(html).not.toContain("Use a passkey")
+    const { location } = await post(browser, "/auth/reauthenticate", {
+      method: "code",
+      recoveryCode: body.recoveryCodes[2],
+      callbackUrl: "/profile",
+    })
+    expect(location!.pathname).toBe("/profile")
   })
 })
 

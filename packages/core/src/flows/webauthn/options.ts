@@ -180,7 +180,8 @@ async function authenticationOptions(
     rpID: rp.id,
     timeout: provider.timeout,
     userVerification: provider.userVerification,
-    allowCredentials: own.map(credentialDescriptor),
+    // Not the keys kept as a second factor: they sign nobody in.
+    allowCredentials: own.filter((a) => a.secondFactor !== true).map(credentialDescriptor),
     ...provider.authenticationOptions,
   })) as Record<string, unknown> & { challenge: string }
   await createCeremony(ctx, {
