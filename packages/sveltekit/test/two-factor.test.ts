@@ -161,7 +161,7 @@ describe.each(["database", "jwt"] as const)("verifyTwoFactor (%s sessions)", (st
     })
     expect(redirectOf(verified.thrown)).toEqual({ status: 303, url: new URL(`${ORIGIN}/home`) })
     expect((await sessionOf(browser))?.user?.email).toBe(user.email)
-    expect(await statusOf(browser)).toEqual({ enabled: true })
+    expect(await statusOf(browser)).toEqual({ enabled: true, app: true, securityKeys: [] })
     expect(isPending(browser)).toBe(false)
   })
 
@@ -318,7 +318,7 @@ describe("confirmTwoFactorSetup", () => {
 
   it("returns ten recovery codes and where to go on, rather than redirecting", async () => {
     const { auth, adapter, browser, user } = await signedIn()
-    expect(await statusOf(browser)).toEqual({ enabled: false })
+    expect(await statusOf(browser)).toEqual({ enabled: false, app: false, securityKeys: [] })
     const data = (await onPage(browser, beginTwoFactorSetup))!
     expect(data).toMatchObject({ replacing: false, secret: expect.stringMatching(/^[A-Z2-7]+$/) })
     expect(data.uri).toMatch(/^otpauth:\/\/totp\/localhost%3A5173:/)
@@ -342,7 +342,7 @@ describe("confirmTwoFactorSetup", () => {
     expect(confirmed.continueUrl).toBe(`${ORIGIN}/settings`)
     expect(confirmed.recoveryCodes).toHaveLength(10)
     for (const code of confirmed.recoveryCodes) expect(code).toMatch(/^[a-z2-7]{5}-[a-z2-7]{5}$/)
-    expect(await statusOf(browser)).toEqual({ enabled: true })
+    expect(await statusOf(browser)).toEqual({ enabled: true, app: true, securityKeys: [] })
     // The session that turned it on goes on.
     expect((await sessionOf(browser))?.user?.email).toBe(user.email)
   })
@@ -449,7 +449,7 @@ describe("confirmTwoFactorSetup", () => {
       expect(event.cookies.writes.some((write) => write.name === SESSION_COOKIE)).toBe(true)
       expect((await sessionOf(browser))?.user?.email).toBe(user.email)
       expect(isPending(browser)).toBe(false)
-      expect(await statusOf(browser)).toEqual({ enabled: true })
+      expect(await statusOf(browser)).toEqual({ enabled: true, app: true, securityKeys: [] })
     },
   )
 })
@@ -493,7 +493,7 @@ describe("disableTwoFactor and regenerateRecoveryCodes", () => {
       { headers: { origin: ORIGIN, referer } },
     )
     expect(redirectOf(thrown)).toEqual({ status: 303, url: new URL(referer) })
-    expect(await statusOf(browser)).toEqual({ enabled: false })
+    expect(await statusOf(browser)).toEqual({ enabled: false, app: false, securityKeys: [] })
     expect(adapter.twoFactors.has(user.id)).toBe(false)
     // Signing in asks no code any more.
     const fresh = new Browser(auth.handle)
@@ -534,7 +534,7 @@ describe("disableTwoFactor and regenerateRecoveryCodes", () => {
       redirectTo: "/settings",
     })
     expect(redirectOf(off.thrown).url.href).toBe(`${ORIGIN}/settings`)
-    expect(await statusOf(browser)).toEqual({ enabled: false })
+    expect(await statusOf(browser)).toEqual({ enabled: false, app: false, securityKeys: [] })
   })
 
   it("throws signed_out to a visitor, and not_enrolled to a user without a factor", async () => {

@@ -5,7 +5,7 @@
  * `twoFactor.required`, removal, and what a stolen session, another user's key, a replayed
  * assertion and a challenge of the wrong ceremony get. On both session strategies.
  */
-import { describe, expect, it, vi } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { getReauthentication, getTwoFactorStatus } from "../../src/index.js"
 import {
   SoftAuthenticator,
@@ -15,6 +15,7 @@ import {
 import {
   addPasskey,
   app,
+  codeAt,
   enrol,
   owner,
   passkeyOptions,
@@ -27,6 +28,8 @@ import {
 } from "../helpers/account-security.js"
 import { authRequest, Browser, ORIGIN } from "../helpers/request.js"
 import type { AuthConfig } from "../../src/types.js"
+
+afterEach(() => vi.useRealTimers())
 
 const ceremony = (challenge: string): CeremonyInput => ({
   challenge,
@@ -237,6 +240,30 @@ describe.each(["jwt", "database"] as const)("security keys as a second factor (%
     expect((await signIn(new Browser(config))).location!.pathname).toBe("/home")
     void second
     void credential
+  })
+
+  it("turning the app off while a key remains keeps it on, with new recovery codes", async () => {
+    // Date stands still: the two codes are of steps next to this one, whatever the test's time.
+    vi.useFakeTimers({ toFake: ["Date"] })
+    const { browser, config, more } = await adaWithKey(strategy)
+    const { secret } = await enrol(browser)
+    const answer = await browser.fetch("/auth/two-factor/disable", {
+      form: {
+        csrfToken: await browser.csrfToken(),
+        code: await codeAt(secret, 1),
+        callbackUrl: "/profile",
+      },
+      headers: { "x-auth-return-redirect": "1" },
+    })
+    const body = (await answer.json()) as { recoveryCodes?: string[] }
+    expect(body.recoveryCodes).toHaveLength(10)
+    expect(more.twoFactorDisabled).not.toHaveBeenCalled()
+    const status = await getTwoFactorStatus(
+      authRequest("/profile", { headers: { cookie: browser.cookieHeader() } }),
+      config,
+    )
+    expect(status).toMatchObject({ enabled: true, app: false })
+    expect((await signIn(new Browser(config))).location!.pathname).toBe("/auth/two-factor")
   })
 
   it("an unknown key id is a clear refusal", async () => {

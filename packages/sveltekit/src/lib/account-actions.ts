@@ -254,8 +254,14 @@ export function createConfirmTwoFactorSetup(input: SvelteKitAuthConfigInput): Re
  * Turns the signed-in user's two-factor authentication off, given a `code` of it (or a
  * `recoveryCode`); a session alone does not. Returns to the page by default (303).
  */
-export function createDisableTwoFactor(input: SvelteKitAuthConfigInput): AuthFormAction {
-  return formAction(input, (fields, event) => ({
+/**
+ * Turns the authenticator app off, given a `code` or a `recoveryCode`: a redirect to the
+ * destination. A user who keeps security keys as their second factor stays protected by them and
+ * gets new recovery codes (the old ones went with the app): returned then, as
+ * `regenerateRecoveryCodes` returns them, for the page to show once.
+ */
+export function createDisableTwoFactor(input: SvelteKitAuthConfigInput): RecoveryCodesAction {
+  return codesAction(input, (fields, event) => ({
     path: "/two-factor/disable",
     body: {
       code: fields.code,

@@ -127,11 +127,13 @@ export interface SvelteKitAuthResult {
    */
   confirmTwoFactorSetup: RecoveryCodesAction
   /**
-   * Turns the signed-in user's two-factor authentication off, with a `code` (or
-   * `recoveryCode`); redirects to `redirectTo` (default: back to the page). Throws
-   * `TwoFactorError` (`wrong_code`, `signed_out`, `not_enrolled`…).
+   * Turns the signed-in user's authenticator app off, with a `code` (or `recoveryCode`);
+   * redirects to `redirectTo` (default: back to the page). A user who keeps security keys stays
+   * protected by them and gets new recovery codes instead, returned as
+   * `regenerateRecoveryCodes` returns them. Throws `TwoFactorError` (`wrong_code`,
+   * `signed_out`, `not_enrolled`…).
    */
-  disableTwoFactor: AuthFormAction
+  disableTwoFactor: RecoveryCodesAction
   /** New recovery codes for the signed-in user, with a `code`; returns them as `confirmTwoFactorSetup`. */
   regenerateRecoveryCodes: RecoveryCodesAction
   /**
