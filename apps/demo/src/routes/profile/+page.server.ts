@@ -192,7 +192,10 @@ export const actions: Actions = {
   turnOffTwoFactor: async (event) => {
     if (!(await hasUser(event))) return signedOut("turnOff")
     try {
-      await disableTwoFactor(event)
+      // With security keys left, it stays on (the keys) and new recovery codes come back: shown
+      // once, as "New recovery codes" shows them.
+      const { recoveryCodes } = await disableTwoFactor(event)
+      return { recoveryCodes }
     } catch (error) {
       if (error instanceof TwoFactorError) {
         if (error.code === "signed_out") return signedOut("turnOff")
