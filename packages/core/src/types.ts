@@ -152,11 +152,11 @@ export interface EventCallbacks {
   accountChanged: (message: { user: User; change: AccountChange }) => Awaitable<void>
   /**
    * A signed-in user confirmed it is them at the re-authentication step (`method`: their
-   * password, a code of their second factor, a passkey, or a code mailed to them).
+   * password, a code of their second factor, a security key, a passkey, or a code mailed to them).
    */
   reauthenticated: (message: {
     user: User
-    method: "password" | "code" | "passkey" | "email"
+    method: "password" | "code" | "securityKey" | "passkey" | "email"
   }) => Awaitable<void>
   refreshToken: (message: {
     provider: string

@@ -5,7 +5,8 @@
  *
  * Which ways count depends on the user:
  *
- * - with a second factor: a code of it (the authenticator app's, or a recovery code), or a
+ * - with a second factor: a code of it (the authenticator app's, or a recovery code), a security
+ *   key (or passkey) kept as one — possession, the session being the first factor —, or a
  *   passkey that verified the user — the session stands for the first factor, the step adds
  *   the second. A password or a mailed code alone is refused (`second_factor`): either may be
  *   what a thief who stole the session also holds.
@@ -28,13 +29,13 @@ import { canMailCode, mailCode, useMailedCode } from "./email-code.js"
 import { recordProof } from "./proof.js"
 
 /** A way the user can confirm it is them. */
-export type ReauthenticationMethod = "password" | "code" | "passkey" | "email"
+export type ReauthenticationMethod = "password" | "code" | "securityKey" | "passkey" | "email"
 
 /** What the step offers the user. */
 export interface ReauthenticationOptions {
   /** The ways they may use, best first. */
   methods: ReauthenticationMethod[]
-  /** Whether the user has a second factor (then only `code` and `passkey` are offered). */
+  /** Whether the user has a second factor (then only `code`, `securityKey` and `passkey` are offered). */
   secondFactor: boolean
   /** The WebAuthn provider a passkey is used through (`webauthn-options/<id>`). */
   passkeyProvider?: string
@@ -73,6 +74,7 @@ export async function reauthenticationOptions(
     ).some((authenticator) => authenticator.secondFactor !== true)
   const methods: ReauthenticationMethod[] = []
   if (secondFactor) methods.push("code")
+  if (secondFactor && (await hasSecurityKey(ctx, user))) methods.push("securityKey")
   if (hasPasskey) methods.push("passkey")
   if (!secondFactor) {
     const hasPassword =
@@ -87,6 +89,31 @@ export async function reauthenticationOptions(
     secondFactor,
     ...(hasPasskey ? { passkeyProvider: passkey!.id } : {}),
     ...(methods.includes("email") ? { email: user.email } : {}),
+  }
+}
+
+/** Whether the user has a key kept as a second factor, usable here (the adapter stores them). */
+async function hasSecurityKey(ctx: ActionContext, user: AdapterUser): Promise<boolean> {
+  const { keyAdapter, keyProvider, secondFactorKeys } = await import("../flows/two-factor/keys.js")
+  try {
+    keyProvider(ctx)
+    keyAdapter(ctx)
+  } catch {
+    return false
+  }
+  return (await secondFactorKeys(ctx, user.id)).length > 0
+}
+
+/** Checks a security key of the user's (their second factor), counted as the code step counts. */
+async function checkSecurityKey(ctx: ActionContext, user: AdapterUser): Promise<void> {
+  const { checkKeyForSession } = await import("../flows/two-factor/key-verify.js")
+  try {
+    await checkKeyForSession(ctx, user)
+  } catch (error) {
+    if (!(error instanceof TwoFactorError)) throw error
+    if (error.code === "rate_limited")
+      throw refused("rate_limited", error.message, error.retryAfter)
+    throw refused("passkey_failed", error.message)
   }
 }
 
@@ -157,7 +184,8 @@ async function checkPasskey(ctx: ActionContext, user: AdapterUser): Promise<bool
 }
 
 /**
- * Runs the step's post for `user`: `method` is `password`, `code`, `passkey`, or `email` (with
+ * Runs the step's post for `user`: `method` is `password`, `code`, `securityKey` (`data`: the
+ * assertion for `{basePath}/two-factor/security-key`'s options), `passkey`, or `email` (with
  * `send` to mail a code, else `emailCode` to use one). Returns `"sent"` after mailing a code,
  * `"confirmed"` once a fresh proof is recorded; throws `ReauthenticationRequired` otherwise.
  */
@@ -178,6 +206,9 @@ export async function reauthenticate(
   if (chosen === "password") await checkPassword(ctx, user)
   else if (chosen === "code") {
     await checkCode(ctx, user)
+    secondFactor = true
+  } else if (chosen === "securityKey") {
+    await checkSecurityKey(ctx, user)
     secondFactor = true
   } else if (chosen === "passkey") {
     secondFactor = await checkPasskey(ctx, user)

@@ -59,6 +59,9 @@ export async function reauthenticatePage(ctx: ActionContext): Promise<ResponseIn
             passkeyOptionsUrl: `${ctx.actionBase}/webauthn-options/${encodeURIComponent(options.passkeyProvider)}`,
           }
         : {}),
+      ...(options.methods.includes("securityKey")
+        ? { securityKeyOptionsUrl: `${ctx.actionBase}/two-factor/security-key` }
+        : {}),
       ...(options.email ? { email: options.email } : {}),
       codeSent: query.sent === "1",
       signInUrl: signInUrl(ctx, callbackUrl),

@@ -4,6 +4,8 @@
  * ```
  * GET  {basePath}/two-factor/security-key         → { options }: assertion options for the
  *                                                  code step of this browser's pending sign-in
+ *                                                  (without one: the signed-in user's
+ *                                                  re-authentication step)
  * POST {basePath}/two-factor/security-key         `data`: the assertion; completes the sign-in
  * GET  {basePath}/two-factor/security-key-setup   → { options }: registration options (signed
  *                                                  in with fresh proof, or a pending sign-in
@@ -64,11 +66,20 @@ export async function keyUrls(
   return usable ? { keyUrl: `${base}/security-key` } : {}
 }
 
-/** GET `security-key`: assertion options bound to the pending sign-in. */
+/**
+ * GET `security-key`: assertion options bound to this browser's pending sign-in; without one,
+ * for the signed-in user's re-authentication step (`method=securityKey`).
+ */
 export async function keyOptions(ctx: ActionContext): Promise<ResponseInternal> {
-  const { pending } = await pendingOf(ctx, "verify")
   const { keyAssertionOptions } = await import("../flows/two-factor/key-options.js")
-  return optionsAnswer("authenticate", await keyAssertionOptions(ctx, pending))
+  const { pendingSignIn } = await import("../flows/two-factor/pending.js")
+  if ((await pendingSignIn(ctx))?.mode !== "verify") {
+    const { signedInUser: sessionUser } = await import("../session/signed-in.js")
+    const user = await sessionUser(ctx)
+    if (user) return optionsAnswer("authenticate", await keyAssertionOptions(ctx, { user }))
+  }
+  const { pending } = await pendingOf(ctx, "verify")
+  return optionsAnswer("authenticate", await keyAssertionOptions(ctx, { pending }))
 }
 
 /** POST `security-key`: the code step answered with a key. */

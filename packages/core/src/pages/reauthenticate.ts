@@ -1,7 +1,8 @@
 /**
  * The built-in re-authentication page, "Confirm it is you": one form per way the user has
  * (`account/reauthenticate.ts`) — the password; a code of the second factor (or a recovery
- * code); a passkey (with the passkey script, as on the sign-in page); a code mailed to the
+ * code); a security key kept as the second factor or a passkey (with the passkey script, as on
+ * the sign-in page); a code mailed to the
  * address — and a link to sign in again. Each form posts back with where the user was going.
  */
 import { randomBase64url } from "../lib/crypto.js"
@@ -25,6 +26,8 @@ export interface ReauthenticatePageProps {
   secondFactor: boolean
   /** `{basePath}/webauthn-options/<provider>`, for the passkey form. */
   passkeyOptionsUrl?: string
+  /** `{basePath}/two-factor/security-key`, for the security key form. */
+  securityKeyOptionsUrl?: string
   /** The address a code is mailed to. */
   email?: string
   /** A code was just mailed: its form is shown. */
@@ -38,7 +41,7 @@ export interface ReauthenticatePageProps {
 const MESSAGES: Record<string, string> = {
   required: "Before you change how you sign in, confirm it is you.",
   second_factor:
-    "Before you change how you sign in, confirm it is you with your second factor: a code from your authenticator app, or a passkey.",
+    "Before you change how you sign in, confirm it is you with your second factor: a code from your authenticator app, a security key, or a passkey.",
   wrong_password: "That password is not right.",
   wrong_code: "That code is not right. Check it and try again.",
   replayed_code: "That code was used already: wait for the next one.",
@@ -101,21 +104,27 @@ function codeForm(props: ReauthenticatePageProps): SafeHtml {
     </details>`
 }
 
-function passkeyForm(props: ReauthenticatePageProps): SafeHtml {
+function passkeyForm(
+  props: ReauthenticatePageProps,
+  method: "passkey" | "securityKey" = "passkey",
+): SafeHtml {
+  const optionsUrl = method === "passkey" ? props.passkeyOptionsUrl : props.securityKeyOptionsUrl
   // Hidden until the script shows it: without JavaScript there is no passkey to use.
   return html`<form
     method="post"
     action="${safeUrl(props.action)}"
     data-latch-webauthn
-    data-options-url="${safeUrl(props.passkeyOptionsUrl ?? "#")}"
+    data-options-url="${safeUrl(optionsUrl ?? "#")}"
     data-conditional="false"
     hidden
   >
-    ${hidden(props, "passkey")}
+    ${hidden(props, method)}
     <input type="hidden" name="action" value="" />
     <input type="hidden" name="data" value="" />
     <div class="alert" role="alert" data-latch-alert hidden></div>
-    <button type="submit" class="button secondary">Use a passkey</button>
+    <button type="submit" class="button secondary">
+      ${method === "passkey" ? "Use a passkey" : "Use a security key"}
+    </button>
   </form>`
 }
 
@@ -142,10 +151,14 @@ export function renderReauthenticatePage(props: ReauthenticatePageProps): Render
     if (method === "password") sections.push(passwordForm(props))
     if (method === "code") sections.push(codeForm(props))
     if (method === "passkey") sections.push(passkeyForm(props))
+    if (method === "securityKey") sections.push(passkeyForm(props, "securityKey"))
     if (method === "email") sections.push(emailForms(props))
   }
   const divider = html`<div class="divider"><span>or</span></div>`
-  const scriptNonce = props.methods.includes("passkey") ? randomBase64url(16) : undefined
+  const scriptNonce =
+    props.methods.includes("passkey") || props.methods.includes("securityKey")
+      ? randomBase64url(16)
+      : undefined
   const lead = props.secondFactor
     ? "Before you change how you sign in, confirm it is you with your second factor."
     : "Before you change how you sign in, confirm it is you."

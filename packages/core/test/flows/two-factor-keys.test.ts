@@ -27,6 +27,7 @@ import {
   type App,
 } from "../helpers/account-security.js"
 import { authRequest, Browser, ORIGIN } from "../helpers/request.js"
+import { PROOF_COOKIE } from "../helpers/account-security.js"
 import type { AuthConfig } from "../../src/types.js"
 
 afterEach(() => vi.useRealTimers())
@@ -450,36 +451,118 @@ describe.each(["jwt", "database"] as const)("attacks on security keys (%s)", (st
     expect(location!.searchParams.get("code")).toBe("key_refused")
   })
 
-  it("the code step's options need a pending sign-in, not a session", async () => {
-    const { browser } = await adaWithKey(strategy)
-    const response = await browser.fetch("/auth/two-factor/security-key")
-    expect(response.status).toBeGreaterThanOrEqual(300)
-    expect(response.status).toBeLessThan(500)
+  it("without a pending sign-in or a session there are no options", async () => {
+    const { config } = await adaWithKey(strategy)
+    const response = await new Browser(config).fetch("/auth/two-factor/security-key")
+    expect(response.status).toBe(302)
+    expect(new URL(response.headers.get("location")!).searchParams.get("code")).toBe("expired")
+  })
+
+  it("a session's re-authentication challenge completes no code step", async () => {
+    const { config, key, credential } = await adaWithKey(strategy)
+    const signedIn = new Browser(config)
+    await signIn(signedIn)
+    await answerWithKey(signedIn, key, credential!)
+    const { body } = await keyOptions(signedIn, "security-key")
+    const pending = new Browser(config)
+    await signIn(pending)
+    for (const [name, value] of signedIn.cookies)
+      if (name.includes("challenge")) pending.cookies.set(name, value)
+    const { location } = await answerWithKey(pending, key, credential!, body.options)
+    expect(location!.searchParams.get("code")).toBe("key_refused")
+    expect(await pending.session()).toBeNull()
   })
 })
 
-describe("re-authentication of a user whose second factor is a key", () => {
-  it("offers no passkey (a key signs nobody in) and takes a recovery code", async () => {
-    const { config, body } = await adaWithKey("database")
-    const browser = new Browser(config)
-    await signIn(browser)
-    // The code step answered with a recovery code: signed in, proven with the second factor.
-    await post(browser, "/auth/two-factor", { recoveryCode: body.recoveryCodes[1] })
-    const reauthentication = await getReauthentication(
-      authRequest("/profile", { headers: { cookie: browser.cookieHeader() } }),
-      config,
-    )
-    expect(reauthentication!.methods).toEqual(["code"])
-    const html = await (await browser.fetch("/auth/reauthenticate")).text()
-    expect(html).not.toContain("Use a passkey")
-    const { location } = await post(browser, "/auth/reauthenticate", {
-      method: "code",
-      recoveryCode: body.recoveryCodes[2],
-      callbackUrl: "/profile",
+describe.each(["jwt", "database"] as const)(
+  "re-authentication of a user whose second factor is a key (%s)",
+  (strategy) => {
+    /** Ada signed in with her key, her proof then gone stale (the cookie dropped, as at expiry). */
+    async function staleSession() {
+      const context = await adaWithKey(strategy)
+      const browser = new Browser(context.config)
+      await signIn(browser)
+      await answerWithKey(browser, context.key, context.credential!)
+      browser.cookies.delete(PROOF_COOKIE)
+      return { ...context, browser }
+    }
+
+    it("offers the key (no passkey: a key signs nobody in), and the key confirms", async () => {
+      const { browser, config, adapter, key, credential, events } = await staleSession()
+      const reauthentication = await getReauthentication(
+        authRequest("/profile", { headers: { cookie: browser.cookieHeader() } }),
+        config,
+      )
+      expect(reauthentication!.methods).toEqual(["code", "securityKey"])
+      const html = await (await browser.fetch("/auth/reauthenticate")).text()
+      expect(html).toContain("Use a security key")
+      expect(html).not.toContain("Use a passkey")
+
+      const [id] = [...adapter.authenticators.keys()]
+      const remove = () =>
+        post(browser, "/auth/two-factor/security-key-remove", { id: id!, callbackUrl: "/profile" })
+      reauthenticationAsked((await remove()).location)
+
+      const { body } = await keyOptions(browser, "security-key")
+      expect(body.options.userVerification).toBe("discouraged")
+      const assertion = key.get(credential!, ceremony(body.options.challenge))
+      const { location } = await post(browser, "/auth/reauthenticate", {
+        method: "securityKey",
+        data: JSON.stringify(assertion),
+        callbackUrl: "/profile",
+      })
+      expect(location!.pathname).toBe("/profile")
+      expect(events.reauthenticated).toHaveBeenCalledWith(
+        expect.objectContaining({ method: "securityKey" }),
+      )
+      expect((await remove()).location!.pathname).toBe("/profile")
+      expect(adapter.authenticators.size).toBe(0)
     })
-    expect(location!.pathname).toBe("/profile")
-  })
-})
+
+    it("a recovery code confirms too", async () => {
+      const { browser, body } = await staleSession()
+      const { location } = await post(browser, "/auth/reauthenticate", {
+        method: "code",
+        recoveryCode: body.recoveryCodes[2],
+        callbackUrl: "/profile",
+      })
+      expect(location!.pathname).toBe("/profile")
+    })
+
+    it("a code step's challenge does not confirm a session, nor another user's key", async () => {
+      const { browser, config, key, credential, adapter } = await staleSession()
+      // A challenge made for a pending sign-in (another browser's), carried over with its cookie.
+      const other = new Browser(config)
+      await signIn(other)
+      const { body } = await keyOptions(other, "security-key")
+      for (const [name, value] of other.cookies)
+        if (name.includes("challenge")) browser.cookies.set(name, value)
+      const crossed = await post(browser, "/auth/reauthenticate", {
+        method: "securityKey",
+        data: JSON.stringify(key.get(credential!, ceremony(body.options.challenge))),
+      })
+      expect(crossed.location!.searchParams.get("code")).toBe("passkey_failed")
+
+      await owner(adapter, "bob@example.com")
+      const bob = new Browser(config)
+      await signIn(bob, { email: "bob@example.com" })
+      const bobs = await addKey(bob)
+      const options = (await keyOptions(browser, "security-key")).body.options
+      const foreign = await post(browser, "/auth/reauthenticate", {
+        method: "securityKey",
+        data: JSON.stringify(bobs.key.get(bobs.credential!, ceremony(options.challenge))),
+      })
+      expect(foreign.location!.searchParams.get("code")).toBe("passkey_failed")
+      reauthenticationAsked(
+        (
+          await post(browser, "/auth/two-factor/security-key-remove", {
+            id: [...adapter.authenticators.values()][0]!.credentialID,
+          })
+        ).location,
+      )
+    })
+  },
+)
 
 describe("the built-in pages", () => {
   it("the code step offers the key, and asks no app code of a user without an app", async () => {

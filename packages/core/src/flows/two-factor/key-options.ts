@@ -29,14 +29,21 @@ export async function codeStepCredentials(ctx: ActionContext, pending: HeldSignI
   return all.filter((a) => a.credentialID !== firstFactor)
 }
 
-/** Assertion options for the code step of the pending sign-in `pending`. */
+/**
+ * Assertion options for the code step of the pending sign-in `pending` — or, given the signed-in
+ * user instead, for their re-authentication step (the session stands for the first factor).
+ */
 export async function keyAssertionOptions(
   ctx: ActionContext,
-  pending: HeldSignIn,
+  target: { pending: HeldSignIn } | { user: AdapterUser },
 ): Promise<Record<string, unknown>> {
   const provider = keyProvider(ctx)
   keyAdapter(ctx)
-  const allowed = await codeStepCredentials(ctx, pending)
+  const pending = "pending" in target ? target.pending : undefined
+  const userId = pending ? pending.userId : (target as { user: AdapterUser }).user.id
+  const allowed = pending
+    ? await codeStepCredentials(ctx, pending)
+    : await authenticatorsOf(ctx, userId)
   if (allowed.length === 0)
     throw new TwoFactorError("the account has no security key", { code: "not_enrolled" })
   const [library, rp] = await Promise.all([simpleWebAuthn(provider), relyingParty(ctx, provider)])
@@ -50,8 +57,8 @@ export async function keyAssertionOptions(
     action: "second-factor",
     provider: provider.id,
     challenge: options.challenge,
-    userId: pending.userId,
-    pending: pending.nonce,
+    userId,
+    ...(pending ? { pending: pending.nonce } : {}),
   })
   return options
 }

@@ -2,7 +2,8 @@
  * The code step answered with a security key: an assertion for the challenge made for this very
  * pending sign-in (`key-options.ts`), by one of the user's credentials other than the sign-in's
  * first factor. The challenge is spent whatever the outcome; the signature counter must move
- * forward (`webauthn/authenticate.ts`). Counted like a code (`verify.ts`).
+ * forward (`webauthn/authenticate.ts`). Counted like a code (`verify.ts`). The re-authentication
+ * step of a session with a second factor takes a key the same way (`checkKeyForSession`).
  */
 import type { ActionContext } from "../../actions/context.js"
 import type { AdapterUser } from "../../adapters.js"
@@ -36,6 +37,30 @@ export async function checkKeyAtCodeStep(
       challenge: ceremony.challenge,
       requireUserVerification: false,
       accept: (stored) => stored.userId === user.id && allowed.has(stored.credentialID),
+    })
+  })
+}
+
+/**
+ * Checks the posted assertion (`data`) for the signed-in `user`'s re-authentication step: a
+ * challenge made for them (not for a sign-in), by one of their keys or passkeys. Counted like a
+ * code; throws `TwoFactorError` (`key_refused`, `rate_limited`) when refused.
+ */
+export async function checkKeyForSession(ctx: ActionContext, user: AdapterUser): Promise<void> {
+  const provider = keyProvider(ctx)
+  keyAdapter(ctx)
+  await checkKeyAttempt(ctx, user, async () => {
+    const ceremony = await useCeremony(ctx, provider.id)
+    if (
+      ceremony.action !== "second-factor" ||
+      ceremony.userId !== user.id ||
+      ceremony.pending !== undefined
+    )
+      refuse("challenge", "The challenge was not made for this user's re-authentication")
+    await verifyAssertion(ctx, provider, postedResponse(ctx), {
+      challenge: ceremony.challenge,
+      requireUserVerification: false,
+      accept: (stored) => stored.userId === user.id,
     })
   })
 }

@@ -28,10 +28,10 @@ export type Ceremony =
       provider: string
       challenge: string
       expires: number
-      /** The pending sign-in's user. */
+      /** The pending sign-in's user (or the signed-in user confirming it is them). */
       userId: string
-      /** The pending sign-in's nonce. */
-      pending: string
+      /** The pending sign-in's nonce; absent for the re-authentication step of a session. */
+      pending?: string
     }
   | {
       action: "second-factor-register"
