@@ -2,9 +2,10 @@
 // plain security key: CTAP2 over USB, no user verification (no PIN, no biometric) and no
 // resident keys. Added from the demo's profile (recovery codes shown once, two-factor turned
 // on), asked for at the next password sign-in's code step ("Use a security key" instead of a
-// code), and removed, which turns two-factor authentication off again.
+// code), confirming it is the user at "Confirm it is you", and removed, which turns two-factor
+// authentication off again.
 import { expect, test, type Page } from "@playwright/test"
-import { signUp } from "./accounts"
+import { expectConfirmStep, expireProof, signUp } from "./accounts"
 import { screenshot, sessionCookie } from "./support"
 
 /** A security key without a PIN: what `residentKey`/`userVerification: "discouraged"` are for. */
@@ -62,8 +63,17 @@ test("a security key without a PIN: added on the profile, asked at sign-in, remo
     .credentials
   expect(used!.signCount).toBeGreaterThan(credentials[0]!.signCount)
 
-  // Removed (this sign-in, with its key, is fresh proof): the last one turns it off.
+  // Removing it needs fresh proof with the second factor: past its minutes, "Confirm it is you"
+  // takes the key (the session stands for the first factor), then back to the profile.
+  await expireProof(page.context())
   await page.goto("/profile")
+  await page.getByTestId("remove-security-key").click()
+  await expectConfirmStep(page, "/profile")
+  await page.getByTestId("confirm-security-key").click()
+  await expect(page).toHaveURL(/\/profile/)
+  await expect(page.getByTestId("security-key")).toHaveCount(1)
+
+  // Removed now: the last one turns it off.
   await page.getByTestId("remove-security-key").click()
   await expect(page.getByTestId("security-key")).toHaveCount(0)
   await expect(page.getByTestId("two-factor-status")).toHaveAttribute("data-enabled", "false")
