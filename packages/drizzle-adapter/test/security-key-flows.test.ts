@@ -4,28 +4,29 @@
  * `secondFactor` column of each dialect's schema, on both session strategies. (The adapter's
  * storage of the field on every database is `@latch/adapter-test`'s, in conformance.test.ts.)
  */
-import { afterEach, describe, it } from "vitest"
+import { afterEach, beforeEach, describe, it } from "vitest"
 import { keyConfig, securityKeyScenario } from "../../core/test/helpers/security-key-scenario.js"
 import { DrizzleAdapter } from "../src/index.js"
 import { createTables, openLibsql, openPGlite, type TestDatabase } from "./databases.js"
-
-const opened: TestDatabase[] = []
-afterEach(async () => {
-  for (const database of opened.splice(0)) await database.close()
-})
 
 describe.each([
   { name: "PostgreSQL (PGlite)", open: openPGlite },
   { name: "SQLite (libsql, local file)", open: openLibsql },
 ])("security keys as a second factor on $name", ({ open }) => {
+  // Opened and given its tables in a hook: the slow part (a PGlite start, Drizzle Kit's
+  // migration), under the hooks' longer timeout.
+  let database: TestDatabase
+  beforeEach(async () => {
+    database = await open()
+    await createTables(database)
+  })
+  afterEach(() => database.close())
+
   it.each(["jwt", "database"] as const)(
     "adds, asks for, refuses and removes a key (%s)",
-    async (strategy) => {
-      const database = await open()
-      opened.push(database)
-      await createTables(database)
-      const adapter = DrizzleAdapter(database.db, undefined, database.options)
-      await securityKeyScenario(keyConfig(adapter, strategy))
-    },
+    (strategy) =>
+      securityKeyScenario(
+        keyConfig(DrizzleAdapter(database.db, undefined, database.options), strategy),
+      ),
   )
 })
