@@ -28,5 +28,7 @@ describe.each([
       securityKeyScenario(
         keyConfig(DrizzleAdapter(database.db, undefined, database.options), strategy),
       ),
+    // A whole life of a key, many requests: on PGlite under a loaded machine, more than 20 s.
+    60_000,
   )
 })
