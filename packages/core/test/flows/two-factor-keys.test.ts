@@ -391,6 +391,30 @@ describe.each(["jwt", "database"] as const)("attacks on security keys (%s)", (st
     expect(await again.session()).toBeNull()
   })
 
+  it("key answers count against the code step's limits, as codes do", async () => {
+    const { config, key, credential, more } = await adaWithKey(strategy, {
+      twoFactor: { rateLimit: { attempts: 2 } },
+    })
+    const browser = new Browser(config)
+    browser.clientAddress = "203.0.113.7"
+    await signIn(browser)
+    const stranger = new SoftAuthenticator()
+    stranger.create({ challenge: "AAAA", origin: ORIGIN, rpId: "localhost" })
+    const strangers = stranger.credentials.values().next().value!
+    for (let i = 0; i < 2; i++) {
+      const { location } = await answerWithKey(browser, stranger, strangers)
+      expect(location!.searchParams.get("code")).toBe("key_refused")
+    }
+    // Over the limit: even the right key waits.
+    const { location, response } = await answerWithKey(browser, key, credential!)
+    expect(location!.searchParams.get("code")).toBe("rate_limited")
+    expect(response.headers.get("retry-after")).toMatch(/^\d+$/)
+    expect(more.twoFactorFailed).toHaveBeenLastCalledWith(
+      expect.objectContaining({ reason: "rate_limited" }),
+    )
+    expect(await browser.session()).toBeNull()
+  })
+
   it("a counter that goes back is refused", async () => {
     const { config, key, credential } = await adaWithKey(strategy)
     const browser = new Browser(config)
