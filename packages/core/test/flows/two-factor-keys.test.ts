@@ -267,6 +267,29 @@ describe.each(["jwt", "database"] as const)("security keys as a second factor (%
     expect((await signIn(new Browser(config))).location!.pathname).toBe("/auth/two-factor")
   })
 
+  it("a key may be named; a name with control characters is refused", async () => {
+    const context = app({ strategy })
+    await owner(context.adapter)
+    const browser = new Browser(context.config)
+    await signIn(browser)
+    const add = async (name: string) => {
+      const { body } = await keyOptions(browser, "security-key-setup")
+      const { response } = new SoftAuthenticator().create(
+        ceremony(body.options.challenge),
+        body.options.user.id,
+      )
+      return post(browser, "/auth/two-factor/security-key-setup", {
+        data: JSON.stringify(response),
+        name,
+      })
+    }
+    const refused = await add("key\u202Egnp.exe")
+    expect(refused.location!.searchParams.get("code")).toBe("invalid_name")
+    expect(context.adapter.authenticators.size).toBe(0)
+    await add("  Blue key  ")
+    expect([...context.adapter.authenticators.values()][0]!.name).toBe("Blue key")
+  })
+
   it("an unknown key id is a clear refusal", async () => {
     const { browser } = await adaWithKey(strategy)
     const { location } = await post(browser, "/auth/two-factor/security-key-remove", {

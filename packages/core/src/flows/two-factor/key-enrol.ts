@@ -18,6 +18,7 @@ import { callAdapter } from "../../session/adapter-call.js"
 import { endUserSessions } from "../../session/end-sessions.js"
 import { emitEvent } from "../../session/events.js"
 import { useCeremony } from "../webauthn/challenge.js"
+import { passkeyName } from "../webauthn/passkey-fields.js"
 import { verifyNewCredential } from "../webauthn/register.js"
 import { postedResponse, refuse } from "../webauthn/response.js"
 import { keyAdapter, keyProvider, secondFactorKeys } from "./keys.js"
@@ -28,6 +29,9 @@ import { hasSecondFactor, hasTotp, newRecoveryCodes, removeSecondFactor } from "
 async function storeKey(ctx: ActionContext, user: AdapterUser, pending?: HeldSignIn) {
   const provider = keyProvider(ctx)
   const adapter = keyAdapter(ctx)
+  // A name typed by the user, held to a passkey name's rules (`invalid_name`); else the model's.
+  const typed = ctx.request.body.name
+  const name = typeof typed === "string" && typed.trim() !== "" ? passkeyName(typed) : undefined
   const ceremony = await useCeremony(ctx, provider.id)
   if (
     ceremony.action !== "second-factor-register" ||
@@ -39,13 +43,12 @@ async function storeKey(ctx: ActionContext, user: AdapterUser, pending?: HeldSig
     challenge: ceremony.challenge,
     requireUserVerification: false,
   })
-  const name = typeof ctx.request.body.name === "string" ? ctx.request.body.name.trim() : ""
   await callAdapter("createAuthenticator", () =>
     adapter.createAuthenticator({
       ...credential,
       userId: user.id,
       secondFactor: true,
-      ...(name && name.length <= 64 ? { name } : {}),
+      ...(name ? { name } : {}),
     }),
   )
 }
