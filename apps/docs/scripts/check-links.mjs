@@ -3,7 +3,7 @@
 // offline). Prints each broken link with the page it is on.
 import { readFileSync } from "node:fs"
 import path from "node:path"
-import { buildDir, fileFor, htmlFiles } from "./site-files.mjs"
+import { buildDir, fileForRequestPath, htmlFiles } from "./site-files.mjs"
 
 /** @type {Map<string, Set<string>>} */
 const idsCache = new Map()
@@ -41,7 +41,7 @@ for (const file of pages) {
     const target =
       url.pathname === page || href.startsWith("#")
         ? file
-        : fileFor(decodeURIComponent(url.pathname))
+        : fileForRequestPath(url.pathname)
     if (!target) {
       broken.push(`${page}: ${href} (no such page)`)
       continue
