@@ -39,9 +39,7 @@ for (const file of pages) {
     checked++
     const url = new URL(href, `http://site${page}`)
     const target =
-      url.pathname === page || href.startsWith("#")
-        ? file
-        : fileForRequestPath(url.pathname)
+      url.pathname === page || href.startsWith("#") ? file : fileForRequestPath(url.pathname)
     if (!target) {
       broken.push(`${page}: ${href} (no such page)`)
       continue
