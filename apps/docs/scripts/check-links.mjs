@@ -3,7 +3,7 @@
 // offline). Prints each broken link with the page it is on.
 import { readFileSync } from "node:fs"
 import path from "node:path"
-import { buildDir, fileFor, htmlFiles } from "./site-files.mjs"
+import { buildDir, fileForRequestPath, htmlFiles } from "./site-files.mjs"
 
 /** @type {Map<string, Set<string>>} */
 const idsCache = new Map()
@@ -39,9 +39,7 @@ for (const file of pages) {
     checked++
     const url = new URL(href, `http://site${page}`)
     const target =
-      url.pathname === page || href.startsWith("#")
-        ? file
-        : fileFor(decodeURIComponent(url.pathname))
+      url.pathname === page || href.startsWith("#") ? file : fileForRequestPath(url.pathname)
     if (!target) {
       broken.push(`${page}: ${href} (no such page)`)
       continue

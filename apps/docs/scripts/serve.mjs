@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import path from "node:path"
-import { buildDir, fileFor } from "./site-files.mjs"
+import { buildDir, fileForRequestPath } from "./site-files.mjs"
 
 const TYPES = /** @type {Record<string, string>} */ ({
   ".html": "text/html; charset=utf-8",
@@ -17,7 +17,7 @@ const TYPES = /** @type {Record<string, string>} */ ({
 const port = Number(process.env.PORT ?? 4321)
 createServer((req, res) => {
   const { pathname } = new URL(req.url ?? "/", "http://localhost")
-  const file = fileFor(decodeURIComponent(pathname))
+  const file = fileForRequestPath(pathname)
   if (!file) {
     res.writeHead(404, { "content-type": "text/plain" }).end("Not found")
     return

@@ -21,6 +21,26 @@ export function fileFor(pathname) {
   return undefined
 }
 
+/**
+ * The file a request's raw URL path serves, or undefined: a path that does not decode (`%E0%A4%A`)
+ * or holds a NUL byte serves nothing rather than throwing in the server, and no path leaves the
+ * build (`/..%2f..%2fpackage.json` stays inside it).
+ *
+ * @param {string} rawPathname the path as the request line gives it, still percent-encoded
+ * @returns {string | undefined}
+ */
+export function fileForRequestPath(rawPathname) {
+  let pathname
+  try {
+    pathname = decodeURIComponent(rawPathname)
+  } catch {
+    return undefined
+  }
+  if (pathname.includes("\0")) return undefined
+  const file = fileFor(pathname)
+  return file && path.relative(buildDir, file).startsWith("..") ? undefined : file
+}
+
 /** @returns {string[]} every HTML file of the build, absolute */
 export function htmlFiles(dir = buildDir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

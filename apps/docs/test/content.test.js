@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest"
 import { codeBlocks } from "../../../scripts/code-blocks.mjs"
 import { moduleFor } from "../scripts/code-check/typescript.mjs"
+import { fileForRequestPath } from "../scripts/site-files.mjs"
 import { declaredName } from "../src/lib/content/reference.js"
 import { siteHref } from "../src/lib/content/render.js"
 import { pages } from "../src/lib/content/site.js"
@@ -171,5 +172,24 @@ describe("a reference item's name", () => {
     // A name that ends in a number by itself, and a declaration that does not match it.
     expect(declaredName("Base_64", "export declare const Base_64: string")).toBe("Base_64")
     expect(declaredName("Thing_2", "export interface Other ")).toBe("Thing_2")
+  })
+})
+
+describe("the local docs server's paths (pnpm run docs)", () => {
+  it("serve nothing outside the build, however the path is written", () => {
+    for (const attack of [
+      "/../package.json",
+      "/..%2f..%2fpackage.json",
+      "/%2e%2e/%2e%2e/package.json",
+      "/a/../../../package.json",
+      "/%2e%2e%5c%2e%2e%5cpackage.json",
+    ]) {
+      expect(fileForRequestPath(attack), attack).toBeUndefined()
+    }
+  })
+  it("answers nothing, rather than throwing, for a path that does not decode or holds a NUL", () => {
+    expect(() => fileForRequestPath("/%E0%A4%A")).not.toThrow()
+    expect(fileForRequestPath("/%E0%A4%A")).toBeUndefined()
+    expect(fileForRequestPath("/index.html%00.png")).toBeUndefined()
   })
 })

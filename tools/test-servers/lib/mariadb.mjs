@@ -3,7 +3,7 @@
 // without grant tables (nothing else can reach it), killed and removed at the end.
 import { spawn, spawnSync } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
-import { rm } from "node:fs/promises"
+import { mkdir, rm } from "node:fs/promises"
 import { userInfo } from "node:os"
 import { join } from "node:path"
 import mysql from "mysql2/promise"
@@ -28,6 +28,11 @@ export async function startMariadb({ database = "latch_test", signals = false } 
   const dir = await tempDir("latch-mariadb-")
   const data = join(dir, "data")
   const log = join(dir, "server.log")
+  // Its own directory for temporary tables, not the system's /tmp: there, other work on the
+  // machine (another server's installer, a cleaner) can remove a file the installer still holds,
+  // and the install fails ("Error on delete of '/tmp/#sql-temptable-…'").
+  const tmp = join(dir, "tmp")
+  await mkdir(tmp)
   const user = userInfo().username
   const readLog = () => (existsSync(log) ? readFileSync(log, "utf8").trim().slice(-3000) : "")
 
@@ -37,6 +42,7 @@ export async function startMariadb({ database = "latch_test", signals = false } 
       "--no-defaults",
       "--auth-root-authentication-method=normal",
       `--datadir=${data}`,
+      `--tmpdir=${tmp}`,
       `--user=${user}`,
       "--skip-test-db",
     ],
@@ -53,6 +59,7 @@ export async function startMariadb({ database = "latch_test", signals = false } 
     [
       "--no-defaults",
       `--datadir=${data}`,
+      `--tmpdir=${tmp}`,
       `--socket=${join(dir, "mysqld.sock")}`,
       `--port=${port}`,
       "--bind-address=127.0.0.1",

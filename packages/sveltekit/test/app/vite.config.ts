@@ -20,6 +20,9 @@ const origin: object = VERSION.startsWith("2.") ? {} : { paths: { origin: proces
 const name = process.env.LATCH_TEST_APP_NAME ?? "app"
 
 export default defineConfig({
+  // Vite's cache (and, from Vite 8.4, its lock against a second build of the same project) per
+  // build too: the builds side by side are of different copies, not one project built twice.
+  cacheDir: `node_modules/.vite/${name}`,
   plugins: [
     sveltekit({
       adapter: adapter({ out: `build/${name}` }),

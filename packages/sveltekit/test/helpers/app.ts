@@ -59,7 +59,11 @@ export async function startApp(name: string, env: NodeJS.ProcessEnv = {}): Promi
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
   const build = `${name}-${process.pid}`
-  const outputs = [join(APP, "build", build), join(APP, ".svelte-kit", build)]
+  const outputs = [
+    join(APP, "build", build),
+    join(APP, ".svelte-kit", build),
+    join(APP, "node_modules", ".vite", build),
+  ]
   const clean = () => Promise.all(outputs.map((dir) => rm(dir, { recursive: true, force: true })))
   try {
     await run(VITE, ["build"], APP, { ...process.env, ORIGIN: origin, LATCH_TEST_APP_NAME: build })
