@@ -101,7 +101,8 @@ export const verificationTokens = pgTable(
  * Auth.js's `authenticator` table (passkeys). `counter` is a `bigint`: a signature counter is
  * 32 bits unsigned, past PostgreSQL's `integer`. Plus Latch's passkey fields: the name its owner
  * gave it, when it was made and last used, its model's AAGUID, the browser that made it, and
- * `secondFactor` (reserved). Nullable (or defaulted), so that adding them to a table that has
+ * `secondFactor` (a security key kept for two-factor authentication, which never signs in
+ * alone). Nullable (or defaulted), so that adding them to a table that has
  * rows needs nothing computed; a passkey made before them reads as unnamed.
  */
 export const authenticators = pgTable(

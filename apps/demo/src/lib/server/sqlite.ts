@@ -3,7 +3,7 @@
 // them into its own Drizzle schema, and `DrizzleAdapter`.
 import { mkdirSync } from "node:fs"
 import { dirname, resolve } from "node:path"
-import { createClient } from "@libsql/client"
+import { createClient, type Client } from "@libsql/client"
 import { DrizzleAdapter } from "@latch/drizzle-adapter"
 import * as schema from "@latch/drizzle-adapter/sqlite"
 import { drizzle } from "drizzle-orm/libsql"
@@ -14,23 +14,45 @@ export function sqliteFile(env: Record<string, string | undefined>): string {
 }
 
 /**
- * Creates the tables that are missing. An app runs `drizzle-kit generate` and `migrate` (or
- * `push`); the demo has no migrations folder to keep, so it asks Drizzle Kit's generator
- * (`drizzle-kit/api`) for the statements that take the database from the tables it has to
- * Latch's schema. Loaded only here: Drizzle Kit is large, and PostgreSQL runs never need it.
+ * Brings the database file to Latch's schema: creates the tables on a new file, and adds what a
+ * newer release added (a table, a column, an index) to a file an older demo made, rows kept. An
+ * app runs `drizzle-kit generate` and `migrate`; the demo has no migrations folder to keep, so it
+ * describes the file's tables to Drizzle Kit's generator (`drizzle-kit/api`) as the schema minus
+ * what the file lacks, and runs the statements the generator writes from there. (Not Drizzle
+ * Kit's `push`: on SQLite it rebuilds the `authenticator` table on every run.) Loaded only here:
+ * Drizzle Kit is large, and PostgreSQL runs never need it.
  */
-async function createTables(client: ReturnType<typeof createClient>): Promise<void> {
+async function migrateTables(client: Client): Promise<void> {
   const { generateSQLiteDrizzleJson, generateSQLiteMigration } = await import("drizzle-kit/api")
-  const existing = await client.execute(
-    "select name from sqlite_master where type = 'table' and name = 'user'",
+  const wanted = await generateSQLiteDrizzleJson(schema)
+  // The snapshot's tables, as far as this reads them (drizzle-kit/api types them loosely).
+  type Tables = Record<
+    string,
+    { columns: Record<string, unknown>; indexes: Record<string, unknown> }
+  >
+  const present = structuredClone(wanted)
+  const presentTables = present.tables as unknown as Tables
+  const { rows } = await client.execute(
+    "select type, name, tbl_name from sqlite_master where type in ('table', 'index')",
   )
-  // The demo's tables are all made at once, in one batch: with `user` there, they all are.
-  if (existing.rows.length > 0) return
-  const statements = await generateSQLiteMigration(
-    await generateSQLiteDrizzleJson({}),
-    await generateSQLiteDrizzleJson(schema),
-  )
-  await client.batch(statements, "write")
+  const tables = new Set(rows.filter((row) => row.type === "table").map((row) => String(row.name)))
+  const indexes = new Set(rows.filter((row) => row.type === "index").map((row) => String(row.name)))
+  for (const [name, table] of Object.entries(presentTables)) {
+    if (!tables.has(name)) {
+      delete presentTables[name]
+      continue
+    }
+    const info = await client.execute(`pragma table_info("${name}")`)
+    const columns = new Set(info.rows.map((row) => String(row.name)))
+    for (const column of Object.keys(table.columns)) {
+      if (!columns.has(column)) delete table.columns[column]
+    }
+    for (const index of Object.keys(table.indexes)) {
+      if (!indexes.has(index)) delete table.indexes[index]
+    }
+  }
+  const statements = await generateSQLiteMigration(present, wanted)
+  if (statements.length > 0) await client.batch(statements, "write")
 }
 
 export async function openSqlite(env: Record<string, string | undefined>) {
@@ -39,7 +61,7 @@ export async function openSqlite(env: Record<string, string | undefined>) {
   const client = createClient({ url: `file:${file}` })
   // Write-ahead logging: pages read sessions while a sign-in writes.
   await client.execute("pragma journal_mode = wal")
-  await createTables(client)
+  await migrateTables(client)
   const adapter = DrizzleAdapter(drizzle(client, { schema }))
   return { adapter, close: async () => client.close() }
 }
