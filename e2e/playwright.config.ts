@@ -88,24 +88,27 @@ const ANY_STRATEGY_TESTS =
   /(screenshots|builtin-pages|prerender|protection|look|passkey-attestation)\.spec\.ts$/
 /**
  * The specs the test command also runs against the demo with JWT sessions: each way of signing
- * in, and what a session does once made (the live session, updates, the sessions of a profile),
- * without JavaScript too. The others (password accounts, two-factor, re-authentication, the
+ * in (a passkey-first account and a security key as the second factor among them), and what a
+ * session does once made (the live session, updates, the sessions of a profile), without
+ * JavaScript too. The others (password accounts, two-factor, re-authentication, the
  * sign-in page's journey) make and read sessions through the same code, which core's and the
  * SvelteKit package's unit tests run in both strategies: E2E_FULL=1 (`test:full`) runs them
  * against the JWT demo as well.
  */
 const JWT_SMOKE_TESTS =
-  /(credentials|email|oidc|passkey|live-session|session-update|profile-sessions|no-javascript)\.spec\.ts$/
+  /(credentials|email|oidc|passkey|passkey-signup|security-key-2fa|live-session|session-update|profile-sessions|no-javascript)\.spec\.ts$/
 const FULL = process.env.E2E_FULL === "1"
 
 /**
  * The specs run once more against the demo on Drizzle + SQLite (`LATCH_DEMO_DATABASE=sqlite`):
  * each of Latch's own tables in use — a username and password, a password account with its
- * mailed links, an email link, a passkey, two-factor with recovery codes — through the real
- * flows, with database sessions in the in-process session cache. The others read and write the
+ * mailed links, an email link, a passkey with its details, two-factor with recovery codes or a
+ * security key, a passkey-first account — through the real flows, with database sessions in
+ * the in-process session cache. The others read and write the
  * same adapter methods, which `@latch/adapter-test` runs on SQLite in the adapter's own tests.
  */
-const SQLITE_TESTS = /(credentials|password|email|passkey|two-factor)\.spec\.ts$/
+const SQLITE_TESTS =
+  /(credentials|password|email|passkey|passkey-signup|passkey-management|two-factor|security-key-2fa)\.spec\.ts$/
 /** Of those specs, one test of each (more with E2E_FULL=1): the test command's time is short. */
 const SQLITE_TITLES = new RegExp(
   [
@@ -120,6 +123,12 @@ const SQLITE_TITLES = new RegExp(
     "adds a passkey on the profile, then signs in with the passkey alone",
     // two-factor: the sealed secret, a recovery code spent once.
     "a recovery code signs in once",
+    // the passkey fields: a name, its dates and the browser that made it, renamed and removed.
+    "lists, renames and removes passkeys, and tells the browser",
+    // a security key kept for the second factor (secondFactor), asked at sign-in.
+    "a security key without a PIN: added on the profile, asked at sign-in, removed",
+    // a passkey-first account, its sealed sign-up cookie and mailed code.
+    "creates an account with only a passkey, then signs in with it",
   ].join("|"),
 )
 
