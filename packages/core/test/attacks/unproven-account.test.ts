@@ -30,6 +30,7 @@ import {
   type App,
 } from "../helpers/account-security.js"
 import { followLink, formOf } from "../helpers/continue-page.js"
+import { SoftAuthenticator } from "../helpers/authenticator.js"
 import { Browser, ORIGIN } from "../helpers/request.js"
 
 const VICTIM = "victim@example.com"
@@ -157,6 +158,64 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
       expect(location!.searchParams.get("error")).toBe("TwoFactorError")
       expect(location!.searchParams.get("code")).toBe("unverified")
       expect(adapter.twoFactors.size).toBe(0)
+    })
+
+    it("may not add a security key as the second factor", async () => {
+      const { adapter, squatter, mails } = await squat()
+      const mailsBefore = mails.length
+      // The options are given (the sign-up is fresh proof); the registration is refused.
+      const options = await squatter.fetch("/auth/two-factor/security-key-setup")
+      expect(options.status).toBe(200)
+      const { options: creation } = (await options.json()) as { options: any }
+      const { response } = new SoftAuthenticator().create(
+        {
+          challenge: creation.challenge,
+          origin: ORIGIN,
+          rpId: "localhost",
+          flags: { userVerified: false },
+        },
+        creation.user.id,
+      )
+      const { location: refusal } = await post(squatter, "/auth/two-factor/security-key-setup", {
+        data: JSON.stringify(response),
+      })
+      expect(refusal!.searchParams.get("code")).toBe("unverified")
+      expect(adapter.authenticators.size).toBe(0)
+      expect(adapter.recoveryCodes.size).toBe(0)
+      expect(mails.slice(mailsBefore).map((mail) => mail.subject)).not.toContainEqual(
+        expect.stringMatching(/security key/i),
+      )
+    })
+
+    it("the owner who proves the address removes a squatter's security key and its recovery codes", async () => {
+      const context = await squat()
+      const { adapter, config, squatter, emailLinks } = context
+      // What a squatter could leave before unproven accounts were refused a key.
+      const user = (await adapter.getUserByEmail!(VICTIM))!
+      await adapter.createAuthenticator!({
+        credentialID: "squatters-key",
+        userId: user.id,
+        providerAccountId: "squatters-key",
+        credentialPublicKey: "AAAA",
+        counter: 0,
+        credentialDeviceType: "singleDevice",
+        credentialBackedUp: false,
+        secondFactor: true,
+      })
+      await newRecoveryCodes({ config: resolveConfig(config) }, user.id)
+      const victim = new Browser(config)
+      await post(victim, "/auth/signin/email", { email: VICTIM, callbackUrl: "/home" })
+      const answer = await followLink(victim, emailLinks.at(-1)!)
+      // Signed in, no second factor asked: the squatter's key is gone, with its codes.
+      expect(answer.headers.get("location")).toBe(`${ORIGIN}/home`)
+      expect((await victim.session())?.user?.email).toBe(VICTIM)
+      expect(adapter.authenticators.size).toBe(0)
+      expect(adapter.recoveryCodes.get(user.id)?.size ?? 0).toBe(0)
+      expect(await squatter.session()).toBeNull()
+      expect(context.events.accountChanged).toHaveBeenCalledWith({
+        user: expect.objectContaining({ id: user.id }),
+        change: { type: "addressProven", removed: expect.arrayContaining(["passkeys"]) },
+      })
     })
 
     /**
