@@ -188,6 +188,12 @@ const table: Row[] = [
     destination: { page: "twoFactor", error: "TwoFactorError", code: "wrong_code" },
   },
   {
+    name: "PasskeySignUpError",
+    type: "PasskeySignUpError",
+    kind: "signIn",
+    destination: { page: "passkeySignUp", error: "PasskeySignUpError", code: "wrong_code" },
+  },
+  {
     name: "ReauthenticationRequired",
     type: "ReauthenticationRequired",
     kind: "signIn",
