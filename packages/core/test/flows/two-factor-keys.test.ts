@@ -29,6 +29,7 @@ import {
 import { authRequest, Browser, ORIGIN } from "../helpers/request.js"
 import { PROOF_COOKIE } from "../helpers/account-security.js"
 import type { AuthConfig } from "../../src/types.js"
+import Passkey from "../../src/providers/passkey.js"
 
 afterEach(() => vi.useRealTimers())
 
@@ -162,6 +163,34 @@ describe.each(["jwt", "database"] as const)("security keys as a second factor (%
     const second = await addKey(browser)
     expect(second.body.recoveryCodes).toBeUndefined()
     expect(context.more.twoFactorEnrolled).toHaveBeenCalledTimes(1)
+  })
+
+  it("the passkey's registrationOptions do not change what a key is asked", async () => {
+    const context = app({ strategy })
+    // An app whose passkeys must be discoverable and verify the user, through the raw options.
+    context.config.providers = context.config.providers.map((provider) =>
+      typeof provider === "object" && "id" in provider && provider.id === "passkey"
+        ? Passkey({
+            registrationOptions: {
+              authenticatorSelection: { residentKey: "required", userVerification: "required" },
+            },
+          })
+        : provider,
+    )
+    await owner(context.adapter)
+    const browser = new Browser(context.config)
+    await signIn(browser)
+    const { options } = await addKey(browser)
+    expect(options.authenticatorSelection).toMatchObject({
+      residentKey: "discouraged",
+      userVerification: "discouraged",
+    })
+    // The passkey's own options take them.
+    const passkey = await passkeyOptions(browser, "register")
+    expect(passkey.body.options.authenticatorSelection).toMatchObject({
+      residentKey: "required",
+      userVerification: "required",
+    })
   })
 
   it("an ordinary passkey does not turn two-factor authentication on", async () => {

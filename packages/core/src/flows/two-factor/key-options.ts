@@ -11,10 +11,10 @@ import type { ActionContext } from "../../actions/context.js"
 import type { AdapterUser } from "../../adapters.js"
 import { TwoFactorError } from "../../errors.js"
 import { createCeremony } from "../webauthn/challenge.js"
-import { credentialDescriptor, userHandle } from "../webauthn/encoding.js"
+import { creationOptions } from "../webauthn/creation-options.js"
+import { credentialDescriptor } from "../webauthn/encoding.js"
 import { simpleWebAuthn } from "../webauthn/library.js"
 import { relyingParty } from "../webauthn/relying-party.js"
-import { credentialUserNames } from "../webauthn/signals.js"
 import { authenticatorsOf, keyAdapter, keyProvider } from "./keys.js"
 import type { HeldSignIn } from "./pending.js"
 
@@ -74,25 +74,11 @@ export async function keyRegistrationOptions(
 ): Promise<Record<string, unknown>> {
   const provider = keyProvider(ctx)
   keyAdapter(ctx)
-  const [library, rp] = await Promise.all([simpleWebAuthn(provider), relyingParty(ctx, provider)])
   const registered = await authenticatorsOf(ctx, user.id)
-  const names = credentialUserNames(user)
-  const options = (await library.generateRegistrationOptions({
-    rpName: rp.name,
-    rpID: rp.id,
-    userName: names.name,
-    userID: await userHandle(user.id),
-    userDisplayName: names.displayName,
-    timeout: provider.timeout,
-    attestationType: provider.attestation ? "direct" : "none",
-    excludeCredentials: registered.map(credentialDescriptor),
-    authenticatorSelection: {
-      residentKey: "discouraged",
-      requireResidentKey: false,
-      userVerification: "discouraged",
-    },
-    supportedAlgorithmIDs: provider.supportedAlgorithmIDs,
-  })) as Record<string, unknown> & { challenge: string }
+  const options = await creationOptions(ctx, provider, user, registered, {
+    residentKey: "discouraged",
+    userVerification: "discouraged",
+  })
   await createCeremony(ctx, {
     action: "second-factor-register",
     provider: provider.id,

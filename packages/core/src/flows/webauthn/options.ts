@@ -35,8 +35,8 @@ import { createCeremony } from "./challenge.js"
 import { simpleWebAuthn } from "./library.js"
 import { optionsRetryAfter } from "./rate-limit.js"
 import { relyingParty, webAuthnRequest } from "./relying-party.js"
-import { credentialDescriptor, userHandle } from "./encoding.js"
-import { credentialUserNames } from "./signals.js"
+import { creationOptions } from "./creation-options.js"
+import { credentialDescriptor } from "./encoding.js"
 
 type Action = WebAuthnOptionsResponseBody["action"]
 
@@ -123,35 +123,19 @@ async function registrationOptions(
   signUp?: string,
 ): Promise<Record<string, unknown>> {
   const adapter = webAuthnAdapter(ctx)
-  const [library, rp] = await Promise.all([simpleWebAuthn(provider), relyingParty(ctx, provider)])
   const registered = exists
     ? await callAdapter("listAuthenticatorsByUserId", () =>
         adapter.listAuthenticatorsByUserId(user.id),
       )
     : []
-  // The same names as the signals of signals.ts give the browser later.
-  const names = credentialUserNames(user)
-  const options = (await library.generateRegistrationOptions({
-    rpName: rp.name,
-    rpID: rp.id,
-    userName: names.name,
-    userID: await userHandle(user.id),
-    userDisplayName: names.displayName,
-    timeout: provider.timeout,
-    // Attestation identifies the authenticator's model to this site: asked for only when a
-    // policy will judge it. "direct" rather than "enterprise", which would also identify the
-    // individual device and is honoured only where the browser is managed to allow this site.
-    attestationType: provider.attestation ? "direct" : "none",
-    // The same credential twice on one account would only confuse the user.
-    excludeCredentials: registered.map(credentialDescriptor),
-    authenticatorSelection: {
-      residentKey: provider.residentKey,
-      requireResidentKey: provider.residentKey === "required",
-      userVerification: provider.userVerification,
-    },
-    supportedAlgorithmIDs: provider.supportedAlgorithmIDs,
-    ...provider.registrationOptions,
-  })) as Record<string, unknown> & { challenge: string }
+  const options = await creationOptions(
+    ctx,
+    provider,
+    user,
+    registered,
+    provider,
+    provider.registrationOptions,
+  )
   await createCeremony(ctx, {
     action: "register",
     provider: provider.id,
