@@ -21,6 +21,8 @@ const EXPECTED = [
   ["sv add", "/getting-started/sv-add"],
   ["two-factor", "/concepts/two-factor"],
   ["passkey", "/recipes/passkeys"],
+  ["security key", "/concepts/two-factor#security-keys-as-a-second-factor"],
+  ["autofill", "/sveltekit/components#a-passkey-form-with-the-browsers-autofill"],
 ]
 
 const index = MiniSearch.loadJSON(
