@@ -164,7 +164,8 @@ test("signs up, confirms the address by the mailed link, then signs out and in w
 }) => {
   const account = newAccount("pw", "Pat")
   await page.goto("/signin?callbackUrl=%2Fprotected")
-  await page.getByRole("link", { name: "Create an account" }).click()
+  // The password account's link (the page also offers "Create an account with a passkey").
+  await page.getByRole("link", { name: "Create an account", exact: true }).click()
   await expect(page).toHaveURL("/signup?callbackUrl=%2Fprotected")
   await screenshot(page, "password-signup")
   await submitSignUp(page, account, "/protected")
