@@ -4,7 +4,7 @@
  * (or `options.basePath`).
  */
 import { actionsBase } from "./client-base.js"
-import { go, post, postSignIn, signInResult, type Answer } from "./sign-in-request.js"
+import { go, post, signInRequest, type Answer } from "./sign-in-request.js"
 import type { ProviderId } from "@latch/core/providers"
 import type { Session } from "@latch/core/types"
 
@@ -106,14 +106,13 @@ export async function signIn(
   if (!provider) {
     return go(`${actionsBase(basePath)}/signin?${new URLSearchParams({ callbackUrl: redirectTo })}`)
   }
-  const answer = await postSignIn(
+  return signInRequest(
     provider,
     { ...fields, callbackUrl: redirectTo },
     basePath,
     authorizationParams,
+    redirect,
   )
-  if (redirect && answer.url) return go(answer.url)
-  return signInResult(answer)
 }
 
 /** Signs out, then goes to `redirectTo` unless `redirect: false`, which returns the destination. */

@@ -32,22 +32,20 @@ export function go(url: string): undefined {
   if (url.includes("#")) location.reload()
 }
 
-/** A sign-in's answer: where it goes (failures included), and its `error` and `code`. */
-export interface SignInAnswer {
-  status: number
-  ok: boolean
-  url: string | undefined
-  error: string | undefined
-  code: string | undefined
-}
-
-/** POSTs a sign-in to `{basePath}/signin/<provider>`; its answer. */
-export async function postSignIn(
+/**
+ * POSTs a sign-in to `{basePath}/signin/<provider>`, then goes where the answer says (failures
+ * included) unless `redirect` is false, and returns what `signIn(…, { redirect: false })` returns
+ * (client.ts's `SignInResponse`). `seen` reads the answer's `code` first (webauthn.ts tells the
+ * browser of an unknown passkey). One function, as the browser bundle counts its bytes.
+ */
+export async function signInRequest(
   provider: string,
   fields: Record<string, unknown>,
   basePath: string | undefined,
   authorizationParams: ConstructorParameters<typeof URLSearchParams>[0],
-): Promise<SignInAnswer> {
+  redirect: boolean,
+  seen?: (code: string | undefined) => Promise<void>,
+) {
   // Provider ids never contain "/" (the server refuses such a configuration).
   const response = await post(
     `/signin/${provider}?${new URLSearchParams(authorizationParams)}`,
@@ -61,10 +59,13 @@ export async function postSignIn(
   const { error, code }: Partial<Record<string, string>> = url
     ? Object.fromEntries(new URL(url).searchParams)
     : { error: refused }
-  return { status: response.status, ok: response.ok, url, error, code }
-}
-
-/** What `signIn(…, { redirect: false })` returns for an answer (client.ts's `SignInResponse`). */
-export function signInResult({ status, ok, url, error, code }: SignInAnswer) {
-  return { ok: ok && !error, status, error, code, url: error ? null : url! }
+  await seen?.(code)
+  if (redirect && url) return go(url)
+  return {
+    ok: response.ok && !error,
+    status: response.status,
+    error,
+    code,
+    url: error ? null : url!,
+  }
 }

@@ -26,7 +26,7 @@ import {
 import type { ProviderId } from "@latch/core/providers"
 import { actionsBase } from "./client-base.js"
 import { signalUnknownCredential } from "./passkey-signals.js"
-import { go, postSignIn, signInResult } from "./sign-in-request.js"
+import { signInRequest } from "./sign-in-request.js"
 import {
   signIn as signInWithClient,
   type SignInAuthorizationParams,
@@ -216,20 +216,20 @@ export async function signIn(
   delete fields.redirect
   delete fields.basePath
   delete fields.redirectTo
-  const answer = await postSignIn(
+  return signInRequest(
     provider,
     { ...fields, callbackUrl: redirectTo, data: JSON.stringify(credential) },
     basePath,
     authorizationParams,
+    redirect,
+    // A passkey the site does not know (removed from the account, or its account deleted): the
+    // browser is told, so that its passkey provider stops offering it.
+    async (code) => {
+      if (code !== "unknown-credential") return
+      const rpId = typeof body.options?.rpId === "string" ? body.options.rpId : location.hostname
+      await signalUnknownCredential(rpId, (credential as { id: string }).id)
+    },
   )
-  // A passkey the site does not know (removed from the account, or its account deleted): the
-  // browser is told, so that its passkey provider stops offering it.
-  if (answer.code === "unknown-credential") {
-    const rpId = typeof body.options.rpId === "string" ? body.options.rpId : location.hostname
-    await signalUnknownCredential(rpId, (credential as { id: string }).id)
-  }
-  if (redirect && answer.url) return go(answer.url)
-  return signInResult(answer)
 }
 
 /** Whether this browser can use passkeys at all. */
