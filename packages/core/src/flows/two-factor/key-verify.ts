@@ -16,10 +16,28 @@ import type { HeldSignIn } from "./pending.js"
 import { checkKeyAttempt } from "./verify.js"
 
 /** Checks the posted assertion (`data`) for the code step of `pending`; throws when refused. */
-export async function checkKeyAtCodeStep(
+export function checkKeyAtCodeStep(ctx: ActionContext, user: AdapterUser, pending: HeldSignIn) {
+  return checkKey(ctx, user, pending)
+}
+
+/**
+ * Checks the posted assertion (`data`) for the signed-in `user`'s re-authentication step: a
+ * challenge made for them (not for a sign-in), by one of their keys or passkeys. Counted like a
+ * code; throws `TwoFactorError` (`key_refused`, `rate_limited`) when refused.
+ */
+export function checkKeyForSession(ctx: ActionContext, user: AdapterUser) {
+  return checkKey(ctx, user, undefined)
+}
+
+/**
+ * Both checks: the challenge must have been made for `user` and for this very step — the code
+ * step of `pending`, or (without one) a session's re-authentication — so that one step's
+ * challenge never answers the other; at the code step, the sign-in's first factor is not taken.
+ */
+async function checkKey(
   ctx: ActionContext,
   user: AdapterUser,
-  pending: HeldSignIn,
+  pending: HeldSignIn | undefined,
 ): Promise<void> {
   const provider = keyProvider(ctx)
   keyAdapter(ctx)
@@ -28,39 +46,18 @@ export async function checkKeyAtCodeStep(
     if (
       ceremony.action !== "second-factor" ||
       ceremony.userId !== user.id ||
-      ceremony.pending !== pending.nonce
+      ceremony.pending !== pending?.nonce
     )
-      refuse("challenge", "The challenge was not made for this sign-in's code step")
+      refuse("challenge", "The challenge was not made for this step")
     const response = postedResponse(ctx)
-    const allowed = new Set((await codeStepCredentials(ctx, pending)).map((a) => a.credentialID))
+    const allowed = pending
+      ? new Set((await codeStepCredentials(ctx, pending)).map((a) => a.credentialID))
+      : null
     await verifyAssertion(ctx, provider, response, {
       challenge: ceremony.challenge,
       requireUserVerification: false,
-      accept: (stored) => stored.userId === user.id && allowed.has(stored.credentialID),
-    })
-  })
-}
-
-/**
- * Checks the posted assertion (`data`) for the signed-in `user`'s re-authentication step: a
- * challenge made for them (not for a sign-in), by one of their keys or passkeys. Counted like a
- * code; throws `TwoFactorError` (`key_refused`, `rate_limited`) when refused.
- */
-export async function checkKeyForSession(ctx: ActionContext, user: AdapterUser): Promise<void> {
-  const provider = keyProvider(ctx)
-  keyAdapter(ctx)
-  await checkKeyAttempt(ctx, user, async () => {
-    const ceremony = await useCeremony(ctx, provider.id)
-    if (
-      ceremony.action !== "second-factor" ||
-      ceremony.userId !== user.id ||
-      ceremony.pending !== undefined
-    )
-      refuse("challenge", "The challenge was not made for this user's re-authentication")
-    await verifyAssertion(ctx, provider, postedResponse(ctx), {
-      challenge: ceremony.challenge,
-      requireUserVerification: false,
-      accept: (stored) => stored.userId === user.id,
+      accept: (stored) =>
+        stored.userId === user.id && (allowed === null || allowed.has(stored.credentialID)),
     })
   })
 }
