@@ -4,12 +4,12 @@
 // npm registry's `node` package, and a browser as far as sign-in goes (cookies, forms).
 import { spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { root } from "./lib.mjs"
+import { freePort } from "./ports.mjs"
 
-export { root }
+export { freePort, root }
 
 const tempDirs = new Set()
 const children = new Set()
@@ -107,18 +107,6 @@ export async function exec(command, args, options = {}) {
     throw new Error(`${command} ${args.join(" ")} failed (exit ${code}):\n${tail}`)
   }
   return child.output
-}
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
 }
 
 /**

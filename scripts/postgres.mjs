@@ -7,10 +7,10 @@
 // database too, and no cluster is left running behind a crashed script.
 import { spawn, spawnSync } from "node:child_process"
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { run } from "./lib.mjs"
+import { freePort } from "./ports.mjs"
 
 /** initdb refuses to run as root: a root shell gives the cluster to this system user (the
  * adapter's tests use the same one). */
@@ -75,18 +75,6 @@ function clusterOwner() {
     )
   }
   return { uid: Number(id("-u").stdout.trim()), gid: Number(id("-g").stdout.trim()) }
-}
-
-/** A port nothing listens on now, on 127.0.0.1. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.on("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = /** @type {import("node:net").AddressInfo} */ (server.address())
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))

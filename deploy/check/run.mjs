@@ -14,7 +14,8 @@ export function tail(log, count = 20) {
 }
 
 /**
- * Runs a command to its end; resolves with its output, rejects with the output's tail. With
+ * Runs a command to its end; resolves with its output, rejects with the output's tail (and
+ * `signal`, when a signal ended it). With
  * `noNetwork` (and `unshare` available) it runs with no network at all: a build step that tries
  * to download something fails.
  */
@@ -27,9 +28,12 @@ export function run(command, args, { cwd, env, noNetwork = false } = {}) {
     child.stdout.on("data", (chunk) => (log += chunk))
     child.stderr.on("data", (chunk) => (log += chunk))
     child.on("error", reject)
-    child.on("close", (code) => {
-      if (code === 0) resolve(log)
-      else reject(new Error(`${command} ${args.join(" ")} exited ${code}\n${tail(log)}`))
+    child.on("close", (code, signal) => {
+      if (code === 0) return resolve(log)
+      const how = signal ? `was ended by ${signal}` : `exited ${code}`
+      reject(
+        Object.assign(new Error(`${command} ${args.join(" ")} ${how}\n${tail(log)}`), { signal }),
+      )
     })
   })
 }

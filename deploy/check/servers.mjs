@@ -1,26 +1,24 @@
 // Starts a deployment's server on a free port of 127.0.0.1 and waits until it answers.
 import { spawn } from "node:child_process"
-import { createServer } from "node:net"
+import { freePort } from "../../scripts/ports.mjs"
 
-/** A port free on 127.0.0.1 right now. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.on("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
-}
+export { freePort }
 
 const READY_TIMEOUT_MS = 30_000
 
+/** A line of static/robots.txt, which every deployment serves. */
+const ROBOTS_LINE = "Disallow: /protected"
+
 /**
- * Runs `command` (from targets.mjs) and resolves once GET / gets any answer: `{ url, log(),
- * stop() }`. Rejects with the log when the process exits or stays silent for 30 s.
+ * Runs `command` (from targets.mjs) and resolves once it serves static/robots.txt: `{ url, log(),
+ * stop() }`. Rejects with the log when the process exits or does not serve it within
+ * `readyTimeoutMs` (30 s).
  */
-export async function startServer({ file, args, env, cleanEnv = false }, port) {
+export async function startServer(
+  { file, args, env, cleanEnv = false },
+  port,
+  readyTimeoutMs = READY_TIMEOUT_MS,
+) {
   const base = cleanEnv ? { PATH: process.env.PATH, HOME: process.env.HOME } : process.env
   const child = spawn(file, args, { env: { ...base, ...env }, stdio: ["ignore", "pipe", "pipe"] })
   let output = ""
@@ -40,16 +38,22 @@ export async function startServer({ file, args, env, cleanEnv = false }, port) {
         setTimeout(() => child.kill("SIGKILL"), 5_000).unref()
       }),
   }
-  const deadline = Date.now() + READY_TIMEOUT_MS
+  const deadline = Date.now() + readyTimeoutMs
+  let last = "no answer"
   while (Date.now() < deadline) {
     if (exited !== null) throw new Error(`exited (${exited}) before answering:\n${output}`)
     try {
-      await fetch(`${url}/robots.txt`, { signal: AbortSignal.timeout(2_000) })
-      return server
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200))
+      // Our server's robots.txt, not any answer: a port is probed free before the server
+      // binds it, and something else that took it meanwhile must not pass for the server.
+      const response = await fetch(`${url}/robots.txt`, { signal: AbortSignal.timeout(2_000) })
+      const body = await response.text()
+      if (response.ok && body.includes(ROBOTS_LINE)) return server
+      last = `answered ${response.status} ${JSON.stringify(body.slice(0, 80))}`
+    } catch (error) {
+      last = `no answer (${error.message})`
     }
+    await new Promise((resolve) => setTimeout(resolve, 200))
   }
   await server.stop()
-  throw new Error(`no answer on ${url} within ${READY_TIMEOUT_MS / 1000} s:\n${output}`)
+  throw new Error(`${url}/robots.txt: ${last} within ${readyTimeoutMs / 1000} s:\n${output}`)
 }

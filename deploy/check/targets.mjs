@@ -31,9 +31,23 @@ const nodeEnv = (port, env) => ({
 /** The compatibility date in wrangler.jsonc; the check runs the Worker with the same. */
 export const COMPATIBILITY_DATE = "2025-09-01"
 
-/** `vite build` with one adapter (svelte.config.js picks it by DEPLOY_TARGET). */
-function viteBuild(target) {
-  return run(bin("vite"), ["build"], { cwd: root, env: { DEPLOY_TARGET: target }, noNetwork: true })
+/**
+ * `vite build` with one adapter (svelte.config.js picks it by DEPLOY_TARGET). A build that a
+ * signal ended is run once more: Node 20 can abort a process whose last promises are still
+ * touching the file system as it exits (`Assertion failed: (req_wrap_async) != nullptr` in
+ * fs.access, after the adapter said done), a crash of the tool, not of the app being built. A
+ * build that exits with an error code is not run again.
+ */
+async function viteBuild(target) {
+  const build = () =>
+    run(bin("vite"), ["build"], { cwd: root, env: { DEPLOY_TARGET: target }, noNetwork: true })
+  try {
+    return await build()
+  } catch (error) {
+    if (!error.signal) throw error
+    console.log(`vite build for ${target} was ended by ${error.signal}; building it again`)
+    return build()
+  }
 }
 
 /** Bundles the Worker as `wrangler deploy` would, without uploading (no account, no network). */

@@ -4,9 +4,11 @@
 import { spawn, spawnSync } from "node:child_process"
 import { rmSync } from "node:fs"
 import { mkdtemp } from "node:fs/promises"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+
+// Ports below the ephemeral range: see scripts/ports.mjs.
+export { freePort } from "../../../scripts/ports.mjs"
 
 /** PATH with the sbin directories: Debian puts `mariadbd` and `useradd` there. */
 export const SBIN_PATH = `${process.env.PATH ?? ""}:/usr/local/sbin:/usr/sbin:/sbin`
@@ -21,23 +23,6 @@ export function which(name) {
   })
   const path = found.stdout?.trim()
   return found.status === 0 && path ? path : undefined
-}
-
-/** A TCP port free on 127.0.0.1 right now (another process may take it before we bind it). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.unref()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      )
-    })
-  })
 }
 
 /** A new empty directory under the system's temporary directory. */

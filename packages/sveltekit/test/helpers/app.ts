@@ -5,24 +5,14 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import { rm } from "node:fs/promises"
 import { request as httpRequest } from "node:http"
-import { createServer } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { freePort } from "../../../../scripts/ports.mjs"
 
 const APP = fileURLToPath(new URL("../app", import.meta.url))
 const VITE = fileURLToPath(new URL("../../node_modules/.bin/vite", import.meta.url))
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-    })
-  })
-}
+export { freePort }
 
 /** Runs a command to completion; rejects with its output on failure. */
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
