@@ -245,10 +245,21 @@ function useTarballs(app, tarballs) {
   writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`)
 }
 
-async function runCase(testCase, { work, tarballs }) {
-  const started = Date.now()
-  const app = join(work, testCase.options.replace(/[^a-z]+/g, "-"))
-  step(`${testCase.name}: sv create, sv add ${testCase.options}`)
+/**
+ * Runs `task` after every task given before it has ended. `sv add` loads a local add-on by
+ * linking it into the CLI's own node_modules when the link is not there yet: two at once can both
+ * find it missing, and the second fails with EEXIST. The cases' `sv` steps take turns; their
+ * installs and builds still run side by side.
+ */
+let svTurn = Promise.resolve()
+function inTurn(task) {
+  const result = svTurn.then(task)
+  svTurn = result.catch(() => {})
+  return result
+}
+
+/** `sv create` an app in `app`, then `sv add` Latch's add-on with the case's options. */
+async function svCreateAndAdd(testCase, app, work) {
   await exec(
     sv,
     [
@@ -276,6 +287,13 @@ async function runCase(testCase, { work, tarballs }) {
     ],
     { cwd: work },
   )
+}
+
+async function runCase(testCase, { work, tarballs }) {
+  const started = Date.now()
+  const app = join(work, testCase.options.replace(/[^a-z]+/g, "-"))
+  step(`${testCase.name}: sv create, sv add ${testCase.options}`)
+  await inTurn(() => svCreateAndAdd(testCase, app, work))
   checkWrittenFiles(app, testCase)
   useTarballs(app, tarballs)
 
