@@ -50,6 +50,8 @@ cpSync(join(root, "packages/core/test/helpers"), join(work, "packages/core/test/
 const totp = "packages/core/src/flows/two-factor/totp.ts"
 cpSync(join(root, totp), join(work, totp))
 cpSync(join(root, "tsconfig.base.json"), join(work, "tsconfig.base.json"))
+// The ports the test app is served on (it imports nothing).
+cpSync(join(root, "scripts/ports.mjs"), join(work, "scripts/ports.mjs"))
 
 const tarballs = await packPackages(["@latch/core"], work)
 const workspace = JSON.parse(readFileSync(join(source, "package.json"), "utf8"))
