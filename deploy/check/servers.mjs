@@ -33,9 +33,17 @@ export async function startServer(
     stop: () =>
       new Promise((resolve) => {
         if (exited !== null) return resolve()
-        child.once("exit", () => resolve())
+        // SIGKILL for a server still running 5 s after SIGTERM (the timer keeps the check
+        // alive until then: a server must not outlive the check).
+        const kill = setTimeout(() => child.kill("SIGKILL"), 5_000)
+        child.once("exit", () => {
+          clearTimeout(kill)
+          // A process it started itself may still hold the pipes: they are not waited for.
+          child.stdout.destroy()
+          child.stderr.destroy()
+          resolve()
+        })
         child.kill("SIGTERM")
-        setTimeout(() => child.kill("SIGKILL"), 5_000).unref()
       }),
   }
   const deadline = Date.now() + readyTimeoutMs

@@ -1,10 +1,13 @@
 // The check's own parts that decide what it measures: a port taken by something else between
 // being probed and being bound must not pass for the deployment's server.
 import assert from "node:assert/strict"
-import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { test } from "node:test"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { freePort, startServer } from "./servers.mjs"
+import { denoBinary } from "./targets.mjs"
 
 const listen = (server, port) =>
   new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(server)))
@@ -54,4 +57,21 @@ test("a server that serves the app's robots.txt is ready", async () => {
   } finally {
     await server.stop()
   }
+})
+
+test("stopping a Deno server ends Deno itself: its port is free again", async () => {
+  // npm's `deno` command is a Node.js wrapper that starts Deno as its child; a signal to the
+  // wrapper would leave Deno serving, orphaned, after the check.
+  const port = await freePort()
+  const script = join(mkdtempSync(join(tmpdir(), "latch-deploy-")), "serve.ts")
+  const robots = readFileSync(new URL("../static/robots.txt", import.meta.url), "utf8")
+  writeFileSync(
+    script,
+    `Deno.serve({ hostname: "127.0.0.1", port: ${port} }, () => new Response(${JSON.stringify(robots)}))`,
+  )
+  const command = { file: denoBinary(), args: ["run", `--allow-net=127.0.0.1:${port}`, script] }
+  const server = await startServer({ ...command, env: {} }, port)
+  await server.stop()
+  const again = await listen(createServer(), port)
+  await close(again)
 })

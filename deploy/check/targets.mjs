@@ -1,24 +1,16 @@
 // The deployments the check builds and runs: each adapter's output in the runtime it deploys to.
-import { createRequire } from "node:module"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
+import { runtimeBinary } from "../../scripts/runtime-binary.mjs"
 import { run } from "./run.mjs"
 
 export const root = fileURLToPath(new URL("..", import.meta.url))
 const bin = (name) => path.join(root, "node_modules", ".bin", name)
 const at = (...parts) => path.join(root, ...parts)
 
-/**
- * Bun's binary for this machine, from the platform package the `bun` npm package depends on.
- * (`bun`'s own `bin/bun.exe` is a stub until its postinstall script links it, and pnpm runs no
- * install scripts unless told to.)
- */
-function bunBinary() {
-  const arch = process.arch === "arm64" ? "aarch64" : process.arch
-  const fromBun = createRequire(createRequire(import.meta.url).resolve("bun/package.json"))
-  const manifest = fromBun.resolve(`@oven/bun-${process.platform}-${arch}/package.json`)
-  return path.join(path.dirname(manifest), "bin", "bun")
-}
+/** Bun's and Deno's binaries, not their Node.js wrappers (see scripts/runtime-binary.mjs). */
+const bunBinary = () => runtimeBinary("bun", "bun", import.meta.url)
+export const denoBinary = () => runtimeBinary("deno", "deno", import.meta.url)
 
 /** adapter-node's variables: where to listen, and the site's origin for form actions. */
 const nodeEnv = (port, env) => ({
@@ -105,7 +97,7 @@ export const servers = [
     // The server reads its environment (process.env) and its packages (node_modules, which
     // pnpm keeps in the workspace root) and listens on one address: nothing more.
     command: (port, env) => ({
-      file: bin("deno"),
+      file: denoBinary(),
       args: [
         "run",
         "--no-prompt",
@@ -150,7 +142,7 @@ export const servers = [
     name: "deno (adapter-netlify edge)",
     build: "netlify",
     command: (port, env) => ({
-      file: bin("deno"),
+      file: denoBinary(),
       args: [
         "run",
         "--no-prompt",
