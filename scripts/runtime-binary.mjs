@@ -22,6 +22,15 @@ function works(binary) {
  * @returns {string}
  */
 export function runtimeBinary(wrapper, name, from) {
+  const key = `${wrapper} ${name} ${from}`
+  if (!found.has(key)) found.set(key, lookUp(wrapper, name, from))
+  return found.get(key)
+}
+
+/** Lookups made, by wrapper, name and `from`: each binary is run (`--version`) once. */
+const found = new Map()
+
+function lookUp(wrapper, name, from) {
   const manifestPath = realpathSync(createRequire(from).resolve(`${wrapper}/package.json`))
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8"))
   const fromWrapper = createRequire(manifestPath)

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict"
 import { createServer } from "node:http"
 import { test } from "node:test"
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { freePort, startServer } from "./servers.mjs"
@@ -59,11 +59,13 @@ test("a server that serves the app's robots.txt is ready", async () => {
   }
 })
 
-test("stopping a Deno server ends Deno itself: its port is free again", async () => {
+test("stopping a Deno server ends Deno itself: its port is free again", async (t) => {
   // npm's `deno` command is a Node.js wrapper that starts Deno as its child; a signal to the
   // wrapper would leave Deno serving, orphaned, after the check.
   const port = await freePort()
-  const script = join(mkdtempSync(join(tmpdir(), "latch-deploy-")), "serve.ts")
+  const dir = mkdtempSync(join(tmpdir(), "latch-deploy-"))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const script = join(dir, "serve.ts")
   const robots = readFileSync(new URL("../static/robots.txt", import.meta.url), "utf8")
   writeFileSync(
     script,
